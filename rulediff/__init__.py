@@ -1,0 +1,37 @@
+"""rulediff: archive every version of the Magic: The Gathering Comprehensive Rules and diff any two."""
+
+from __future__ import annotations
+
+from .errors import ArchiveError, FormatError, ParseError, RulediffError
+from .model import Coverage, Document, Example, GlossaryEntry, Rule, VersionInfo
+from .numbering import RuleNumber, find_references
+from .parsers import FORMATS, detect, parse_bytes, parse_file
+
+__version__ = "0.1.0"
+
+
+def parse(path: str, format: str | None = None) -> Document:
+    """Parse a Comprehensive Rules file of any supported format into a Document."""
+    return parse_file(path, format)
+
+
+__all__ = [
+    "FORMATS",
+    "ArchiveError",
+    "Coverage",
+    "Document",
+    "Example",
+    "FormatError",
+    "GlossaryEntry",
+    "ParseError",
+    "Rule",
+    "RuleNumber",
+    "RulediffError",
+    "VersionInfo",
+    "__version__",
+    "detect",
+    "find_references",
+    "parse",
+    "parse_bytes",
+    "parse_file",
+]

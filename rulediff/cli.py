@@ -1,0 +1,111 @@
+"""The command line: click only; parse options, call the library, print; errors become ClickException."""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+from .errors import RulediffError
+from .parsers import FORMATS, parse_file
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InputError(click.ClickException):
+    """A RulediffError shown as one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"rulediff: error: {self.format_message()}", err=True)
+
+
+def _guard(fn: F) -> F:
+    """Turn library errors into one-line messages; anything else is an internal error (exit 1)."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        debug = bool(ctx.find_root().params.get("debug"))
+        try:
+            return fn(*args, **kwargs)
+        except RulediffError as e:
+            if debug:
+                traceback.print_exc()
+            raise InputError(e.one_line()) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+            raise
+        except Exception as e:  # an internal failure: say so in one line, exit 1
+            if debug:
+                traceback.print_exc()
+            click.echo(f"rulediff: internal error: {type(e).__name__}: {e} (rerun with --debug)", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rulediff")
+@click.option("--debug", is_flag=True, help="Show the full traceback when something fails.")
+def main(debug: bool) -> None:
+    """Archive every version of the Magic: The Gathering Comprehensive Rules and diff any two.
+
+    \b
+    Examples:
+      rulediff parse cr-20260116.txt
+      rulediff formats
+    """
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=True, path_type=str))
+@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content).")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole document as JSON (schema rulediff.document/1).")
+@_guard
+def parse(file: str, fmt: str | None, as_json: bool) -> None:
+    """Parse FILE and print a summary, or the whole document as JSON.
+
+    \b
+    Examples:
+      rulediff parse cr-20260116.txt
+      rulediff parse corpus/000_67b17b6c7d536d12.txt --json > 2022.json
+    """
+    doc = parse_file(file, fmt)
+    if as_json:
+        click.echo(json.dumps(doc.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    v = doc.version
+    c = doc.counts()
+    click.echo(f"file:           {file}")
+    click.echo(f"format:         {v.format}")
+    click.echo(f"label:          {v.label}")
+    click.echo(f"effective date: {v.effective_date.isoformat() if v.effective_date else v.era or 'unknown'}")
+    click.echo(f"coverage:       {doc.coverage.description}")
+    click.echo(
+        f"counts:         {c['section']} sections, {c['heading']} headings, {c['rule']} rules, "
+        f"{c['subrule']} subrules, {c['unnumbered']} unnumbered, {c['examples']} examples, "
+        f"{c['glossary']} glossary terms"
+    )
+    click.echo(f"warnings:       {len(doc.warnings)}")
+    for w in doc.warnings:
+        click.echo(f"  {file}:{w.line}: {w.code}: {w.message}")
+
+
+@main.command()
+def formats() -> None:
+    """List the parsers, in detection order.
+
+    \b
+    Example:
+      rulediff formats
+    """
+    width = max(len(n) for n in FORMATS)
+    for name, f in FORMATS.items():
+        click.echo(f"{name:<{width}}  {f.description}")

@@ -1,0 +1,40 @@
+"""The error family: every failure a user can cause is a RulediffError with a one-line message."""
+
+from __future__ import annotations
+
+
+class RulediffError(Exception):
+    """Base of every error caused by input or usage; the CLI prints it as one line, exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = self.source
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        return where + " ".join(self.message.split())
+
+
+class ParseError(RulediffError):
+    """The input is not a Comprehensive Rules document we can read (carries source and line)."""
+
+
+class FormatError(ParseError):
+    """No parser recognises the input, or the requested one does not exist."""
+
+
+class ArchiveError(RulediffError):
+    """The archive file is missing, foreign, corrupt, or the request does not match its contents."""
+
+
+class OutputError(RulediffError):
+    """An output path cannot be written safely."""

@@ -1,0 +1,309 @@
+"""The document model: frozen, slotted dataclasses for versions, rules, examples, glossary and coverage."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from typing import Any
+
+from .numbering import Level, Reference, RuleNumber, find_references
+from .text import normalize
+
+DOCUMENT_SCHEMA = "rulediff.document/1"
+
+
+class NodeKind(StrEnum):
+    SECTION = "section"
+    HEADING = "heading"
+    RULE = "rule"
+    SUBRULE = "subrule"
+    UNNUMBERED = "unnumbered"
+
+
+_KIND_BY_LEVEL = {
+    Level.SECTION: NodeKind.SECTION,
+    Level.HEADING: NodeKind.HEADING,
+    Level.RULE: NodeKind.RULE,
+    Level.SUBRULE: NodeKind.SUBRULE,
+}
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One "Example:" paragraph, attached to the rule it illustrates. ``text`` is raw."""
+
+    text: str
+    line: int
+    norm: str = ""
+
+    @classmethod
+    def make(cls, text: str, line: int) -> Example:
+        return cls(text, line, normalize(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A node of the rule tree: a section, heading, rule or subrule (or an unnumbered keyword entry).
+
+    ``text`` is the raw text after the number (for "702.15. Lifelink" it is "Lifelink", which is
+    also the ``title``); ``norm`` is its comparison form; ``digest`` hashes norm and examples, so two
+    nodes with equal digests need no further diffing.
+    """
+
+    number: RuleNumber | None
+    text: str
+    line: int
+    title: str | None = None
+    examples: tuple[Example, ...] = ()
+    norm: str = ""
+    digest: str = ""
+    category: str | None = None
+    notes: tuple[str, ...] = ()
+    anchor: str | None = None
+
+    @classmethod
+    def make(
+        cls,
+        number: RuleNumber | None,
+        text: str,
+        line: int,
+        *,
+        title: str | None = None,
+        examples: Iterable[Example] = (),
+        category: str | None = None,
+        notes: Iterable[str] = (),
+        anchor: str | None = None,
+    ) -> Rule:
+        ex = tuple(examples)
+        nt = tuple(notes)
+        norm = normalize(text)
+        digest = _digest(norm, *(e.norm for e in ex), *(normalize(n) for n in nt))
+        return cls(number, text, line, title, ex, norm, digest, category, nt, anchor)
+
+    @property
+    def kind(self) -> NodeKind:
+        if self.number is None:
+            return NodeKind.UNNUMBERED
+        return _KIND_BY_LEVEL[self.number.level]
+
+    @property
+    def key(self) -> str:
+        """Stable identity inside one document: the number, or the title for unnumbered nodes."""
+        if self.number is not None:
+            return str(self.number)
+        return "title:" + (self.title or self.text[:60])
+
+    @property
+    def parent(self) -> RuleNumber | None:
+        return self.number.parent if self.number is not None else None
+
+    @property
+    def references(self) -> list[Reference]:
+        return find_references(self.text)
+
+    def full_text(self) -> str:
+        """Text with its examples, one paragraph per line, as a reader sees it."""
+        return "\n".join([self.text, *(e.text for e in self.examples), *self.notes])
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """A glossary term, its raw text, and its numbered senses when it has them."""
+
+    term: str
+    text: str
+    line: int
+    senses: tuple[str, ...] = ()
+    norm: str = ""
+
+    @classmethod
+    def make(cls, term: str, text: str, line: int, senses: Iterable[str] = ()) -> GlossaryEntry:
+        return cls(term, text, line, tuple(senses), normalize(text))
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """Something odd in the source that was read anyway (a published typo, a lint finding)."""
+
+    line: int
+    message: str
+    code: str = "quirk"
+    severity: Severity = Severity.WARNING
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "message": self.message, "code": self.code, "severity": str(self.severity)}
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """Which part of the Comprehensive Rules a source contains.
+
+    A number is covered when the whole document is (``complete``), or its section, or its
+    three-digit heading, is listed, or it falls in the string-order ``interval`` (dataset slices are
+    sorted as strings, so 701.42b..702.10 holds 702.1 and 702.10 but not 702.2). Unnumbered sources
+    cover only the ``titles`` they name.
+    """
+
+    complete: bool = False
+    sections: tuple[int, ...] = ()
+    headings: tuple[int, ...] = ()
+    interval: tuple[str, str] | None = None
+    titles: tuple[str, ...] = ()
+    glossary: bool = False
+    description: str = ""
+
+    def covers(self, number: RuleNumber) -> bool:
+        if self.complete:
+            return True
+        if number.section in self.sections:
+            return True
+        if number.heading is not None and number.heading in self.headings:
+            return True
+        if self.interval is not None:
+            lo, hi = self.interval
+            return lo <= str(number) <= hi
+        return False
+
+    def covers_title(self, title: str) -> bool:
+        return self.complete or title.casefold() in {t.casefold() for t in self.titles}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "complete": self.complete,
+            "sections": list(self.sections),
+            "headings": list(self.headings),
+            "interval": list(self.interval) if self.interval else None,
+            "titles": list(self.titles),
+            "glossary": self.glossary,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInfo:
+    """Where a document came from: label, effective date (or era), format and the raw bytes' sha256."""
+
+    label: str
+    effective_date: date | None
+    source: str
+    format: str
+    sha256: str
+    era: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "effective_date": self.effective_date.isoformat() if self.effective_date else None,
+            "era": self.era,
+            "format": self.format,
+            "sha256": self.sha256,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Document:
+    """One version of the Comprehensive Rules as a rule-number tree plus glossary and back matter.
+
+    ``rules`` is every node (sections, headings, rules, subrules) flat, in document order; the tree
+    is given by each number's parent. Unnumbered nodes keep their document position too.
+    """
+
+    version: VersionInfo
+    rules: tuple[Rule, ...]
+    glossary: tuple[GlossaryEntry, ...] = ()
+    coverage: Coverage = field(default_factory=lambda: Coverage(complete=True, glossary=True))
+    warnings: tuple[ParseWarning, ...] = ()
+    introduction: str = ""
+    credits: str = ""
+    back_matter: tuple[tuple[str, str], ...] = ()
+    _index: dict[str, int] = field(default_factory=dict, repr=False)
+    _children: dict[str, list[int]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, int] = {}
+        children: dict[str, list[int]] = {}
+        for i, r in enumerate(self.rules):
+            index.setdefault(r.key, i)
+            p = r.parent
+            children.setdefault(str(p) if p is not None else "", []).append(i)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_children", children)
+
+    def get(self, number: RuleNumber | str) -> Rule | None:
+        i = self._index.get(str(number))
+        return None if i is None else self.rules[i]
+
+    def __contains__(self, number: object) -> bool:
+        return str(number) in self._index
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def children(self, number: RuleNumber | str | None) -> list[Rule]:
+        key = "" if number is None else str(number)
+        return [self.rules[i] for i in self._children.get(key, [])]
+
+    def glossary_entry(self, term: str) -> GlossaryEntry | None:
+        t = term.casefold()
+        return next((g for g in self.glossary if g.term.casefold() == t), None)
+
+    def counts(self) -> dict[str, int]:
+        c = {k.value: 0 for k in NodeKind}
+        examples = 0
+        for r in self.rules:
+            c[r.kind.value] += 1
+            examples += len(r.examples)
+        c["examples"] = examples
+        c["glossary"] = len(self.glossary)
+        return c
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form, schema ``rulediff.document/1`` (see README)."""
+        return {
+            "schema": DOCUMENT_SCHEMA,
+            "version": self.version.as_dict(),
+            "coverage": self.coverage.as_dict(),
+            "counts": self.counts(),
+            "rules": [
+                {
+                    "number": str(r.number) if r.number is not None else None,
+                    "key": r.key,
+                    "kind": r.kind.value,
+                    "parent": str(r.parent) if r.parent is not None else None,
+                    "title": r.title,
+                    "text": r.text,
+                    "line": r.line,
+                    "examples": [e.text for e in r.examples],
+                    "references": sorted({str(t) for ref in r.references for t in ref.targets}),
+                    **({"category": r.category} if r.category else {}),
+                    **({"notes": list(r.notes)} if r.notes else {}),
+                }
+                for r in self.rules
+            ],
+            "glossary": [
+                {"term": g.term, "text": g.text, "senses": list(g.senses), "line": g.line} for g in self.glossary
+            ],
+            "introduction": self.introduction,
+            "credits": self.credits,
+            "warnings": [w.as_dict() for w in self.warnings],
+        }

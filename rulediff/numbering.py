@@ -1,0 +1,250 @@
+"""Rule-number grammar: parse, format, order, parents, and cross-references found in rule text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import total_ordering
+
+# Subrule letters skip "l" and "o" (they read as 1 and 0); after "z" come "aa", "ab", ...
+LETTERS = "abcdefghijkmnpqrstuvwxyz"
+_LETTER_INDEX = {c: i for i, c in enumerate(LETTERS)}
+
+
+class Level(IntEnum):
+    """Depth of a number in the tree: 7 < 702 < 702.15 < 702.15b."""
+
+    SECTION = 0
+    HEADING = 1
+    RULE = 2
+    SUBRULE = 3
+
+
+_NUMBER_RE = re.compile(r"^(?:(?P<heading>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)?|(?P<section>[1-9]))$")
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
+class RuleNumber:
+    """A Comprehensive Rules number such as ``7``, ``702``, ``702.15`` or ``704.5aa``.
+
+    ``section`` is always set; ``heading`` is the three-digit rule (702), ``rule`` the part after the
+    dot (15), ``letters`` the subrule letters ("b", "aa").
+    """
+
+    section: int
+    heading: int | None = None
+    rule: int | None = None
+    letters: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> RuleNumber:
+        """Parse ``"702.15b"``; a trailing period (``"702.15."``) is accepted. Raises ValueError."""
+        s = text.strip()
+        if s.endswith(".") and len(s) > 1:
+            s = s[:-1]
+        m = _NUMBER_RE.match(s)
+        if not m:
+            raise ValueError(f"not a rule number: {text!r}")
+        if m.group("section"):
+            return cls(int(m.group("section")))
+        heading = int(m.group("heading"))
+        rule = m.group("rule")
+        return cls(
+            heading // 100,
+            heading,
+            int(rule) if rule is not None else None,
+            m.group("letters") or "",
+        )
+
+    @classmethod
+    def try_parse(cls, text: str) -> RuleNumber | None:
+        try:
+            return cls.parse(text)
+        except ValueError:
+            return None
+
+    @property
+    def level(self) -> Level:
+        if self.heading is None:
+            return Level.SECTION
+        if self.rule is None:
+            return Level.HEADING
+        return Level.SUBRULE if self.letters else Level.RULE
+
+    @property
+    def parent(self) -> RuleNumber | None:
+        if self.letters:
+            return RuleNumber(self.section, self.heading, self.rule)
+        if self.rule is not None:
+            return RuleNumber(self.section, self.heading)
+        if self.heading is not None:
+            return RuleNumber(self.section)
+        return None
+
+    def ancestors(self) -> list[RuleNumber]:
+        out: list[RuleNumber] = []
+        p = self.parent
+        while p is not None:
+            out.append(p)
+            p = p.parent
+        return out
+
+    def is_ancestor_of(self, other: RuleNumber) -> bool:
+        return self in other.ancestors()
+
+    @property
+    def sort_key(self) -> tuple[int, int, int, int, str]:
+        # Headings sort after their section, before their rules; "z" < "aa" (length first).
+        return (
+            self.section,
+            -1 if self.heading is None else self.heading,
+            -1 if self.rule is None else self.rule,
+            len(self.letters),
+            self.letters,
+        )
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, RuleNumber):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        if self.heading is None:
+            return str(self.section)
+        if self.rule is None:
+            return str(self.heading)
+        return f"{self.heading}.{self.rule}{self.letters}"
+
+    def __repr__(self) -> str:
+        return f"RuleNumber({str(self)!r})"
+
+    @property
+    def letters_valid(self) -> bool:
+        """False for subrule letters the CR never uses (``l``, ``o``)."""
+        return all(c in _LETTER_INDEX for c in self.letters)
+
+    def with_letters(self, letters: str) -> RuleNumber:
+        return RuleNumber(self.section, self.heading, self.rule, letters)
+
+
+def letter_index(letters: str) -> int:
+    """Ordinal of subrule letters: a=0 ... z=23, aa=24, ab=25 (l and o skipped)."""
+    if len(letters) == 1:
+        return _LETTER_INDEX[letters]
+    return len(LETTERS) * (1 + _LETTER_INDEX[letters[0]]) + _LETTER_INDEX[letters[1]]
+
+
+def letters_at(index: int) -> str:
+    """Inverse of :func:`letter_index`."""
+    n = len(LETTERS)
+    if index < n:
+        return LETTERS[index]
+    hi, lo = divmod(index - n, n)
+    return LETTERS[hi] + LETTERS[lo]
+
+
+def letter_range(first: str, last: str) -> list[str]:
+    """Letters from ``first`` to ``last`` inclusive, skipping l and o; empty when out of order."""
+    try:
+        a, b = letter_index(first), letter_index(last)
+    except KeyError:
+        return []
+    return [letters_at(i) for i in range(a, b + 1)] if a <= b and b - a < 60 else []
+
+
+# --- cross-references -------------------------------------------------------------------------
+
+_DASH = "\u2013\u2014\u2012-"
+_NUM = r"[1-9]\d{2}(?:\.\d{1,3}[a-z]{0,2})?"
+# A dotted number anywhere is a reference; a bare three-digit one only after "rule(s)".
+_DOTTED = r"[1-9]\d{2}\.\d{1,3}[a-z]{0,2}"
+_RANGE_TAIL = rf"(?:\s?[{_DASH}]\s?(?:{_NUM}|\d{{1,3}}[a-z]{{0,2}}|[a-z]{{1,2}})(?![\w.]\w))?"
+_REF_RE = re.compile(
+    rf"(?P<lead>\b(?:[Rr]ules?|[Ss]ections?)\s+)?"
+    rf"(?P<first>(?(lead){_NUM}|{_DOTTED}))(?!\d)(?P<tail>{_RANGE_TAIL})"
+)
+_SECTION_RE = re.compile(r"\b[Ss]ections?\s+(?P<n>[1-9])\b(?![.,]\d)")
+_LIST_CONT_RE = re.compile(rf"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?P<n>{_NUM})(?P<tail>{_RANGE_TAIL})")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One cross-reference in rule text: where it is and every number it names (ranges expanded)."""
+
+    start: int
+    end: int
+    text: str
+    targets: tuple[RuleNumber, ...]
+
+
+def _expand(first: RuleNumber, tail: str) -> tuple[RuleNumber, ...]:
+    tail = tail.strip().lstrip(_DASH).strip()
+    if not tail:
+        return (first,)
+    last = RuleNumber.try_parse(tail)
+    if last is not None and last.heading is not None:
+        # Full number: "601.2b-601.2h" or "702.2-702.5".
+        if last.heading == first.heading and last.rule is not None and first.rule is not None:
+            if last.letters and first.letters and last.rule == first.rule:
+                return tuple(first.with_letters(x) for x in letter_range(first.letters, last.letters)) or (first, last)
+            if not last.letters and not first.letters and first.rule <= last.rule:
+                return tuple(RuleNumber(first.section, first.heading, r) for r in range(first.rule, last.rule + 1))
+        return (first, last)
+    if tail.isdigit() and first.rule is not None and not first.letters:
+        # "119.9-10"
+        hi = int(tail)
+        if first.rule <= hi <= first.rule + 60:
+            return tuple(RuleNumber(first.section, first.heading, r) for r in range(first.rule, hi + 1))
+        return (first,)
+    if tail.isdigit() and first.rule is None and first.heading is not None:
+        hi = int(tail)
+        if first.heading <= hi <= first.heading + 60:
+            return tuple(RuleNumber(h // 100, h) for h in range(first.heading, hi + 1))
+        return (first,)
+    if tail.isalpha() and first.letters:
+        # "601.2b-h"
+        return tuple(first.with_letters(x) for x in letter_range(first.letters, tail)) or (first,)
+    return (first,)
+
+
+def find_references(text: str) -> list[Reference]:
+    """All cross-references in ``text``, with ranges and lists expanded.
+
+    Handles "rule 702.15", "rules 601.2b–h", "601.2f-h", "rules 119.9–10", "rules 702.15 and
+    702.16", "section 7", and bare dotted numbers ("see 613.1d").
+    """
+    refs: list[Reference] = []
+    pos = 0
+    while True:
+        m = _REF_RE.search(text, pos)
+        if not m:
+            break
+        first = RuleNumber.try_parse(m.group("first"))
+        end = m.end()
+        if first is None:
+            pos = m.end()
+            continue
+        start = m.start("first")
+        targets = list(_expand(first, m.group("tail")))
+        if m.group("lead"):
+            # A list after "rules": "rules 702.15, 702.16, and 702.17".
+            while True:
+                c = _LIST_CONT_RE.match(text, end)
+                if not c:
+                    break
+                n = RuleNumber.try_parse(c.group("n"))
+                if n is None:
+                    break
+                targets.extend(_expand(n, c.group("tail")))
+                end = c.end()
+        refs.append(Reference(start, end, text[start:end], tuple(targets)))
+        pos = end
+    seen = {(r.start, r.end) for r in refs}
+    for m in _SECTION_RE.finditer(text):
+        s, e = m.start("n"), m.end("n")
+        if not any(a <= s < b for a, b in seen):
+            refs.append(Reference(s, e, text[s:e], (RuleNumber(int(m.group("n"))),)))
+    refs.sort(key=lambda r: r.start)
+    return refs

@@ -1,0 +1,79 @@
+"""The parser registry: FORMATS (one ordered table name -> parser), detect() and parse_file()."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import FormatError, ParseError
+from ..model import Document
+from . import official
+from .base import Format, decode, split_lines
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format(official.NAME, official.DESCRIPTION, official.sniff, official.parse, (".txt",)),
+    )
+}
+
+MAX_BYTES = 200 * 1024 * 1024
+
+
+def _text_or_none(data: bytes, source: str) -> str | None:
+    """Decoded text with LF line breaks (so sniffers can anchor on ^), or None for non-text."""
+    try:
+        return "\n".join(split_lines(decode(data, source).text))
+    except ParseError:
+        return None
+
+
+def detect(data: bytes, source: str = "<input>") -> Format:
+    """The format whose sniffer is most confident about ``data``; FormatError lists those tried."""
+    text = _text_or_none(data, source)
+    scored = sorted(((f.sniff(data, text), i, f) for i, f in enumerate(FORMATS.values())), key=lambda t: (-t[0], t[1]))
+    best_score, _, best = scored[0]
+    if best_score < 0.5:
+        if text is None:
+            # Let the decoder explain what is wrong with the bytes (binary, truncated, empty).
+            decode(data, source)
+        tried = ", ".join(FORMATS)
+        raise FormatError(f"unknown format: not recognised by any parser (tried {tried})", source=source, line=1)
+    return best
+
+
+def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None) -> Document:
+    if format is None:
+        fmt = detect(data, source)
+    else:
+        try:
+            fmt = FORMATS[format]
+        except KeyError:
+            raise FormatError(
+                f"no such format {format!r}; known formats: {', '.join(FORMATS)}", source=source
+            ) from None
+    return fmt.parse(data, source)
+
+
+def read_input(path: str | os.PathLike[str]) -> bytes:
+    p = Path(path)
+    src = str(path)
+    if not p.exists():
+        raise ParseError("no such file", source=src)
+    if p.is_dir():
+        raise ParseError("is a directory; expected a file", source=src)
+    size = p.stat().st_size
+    if size > MAX_BYTES:
+        raise ParseError(f"file is {size} bytes; refusing inputs over {MAX_BYTES} bytes", source=src)
+    try:
+        return p.read_bytes()
+    except OSError as e:
+        raise ParseError(f"cannot read file: {e.strerror}", source=src) from None
+
+
+def parse_file(path: str | os.PathLike[str], format: str | None = None) -> Document:
+    """Read and parse one file; the format is detected from content unless given."""
+    return parse_bytes(read_input(path), str(path), format)
+
+
+__all__ = ["FORMATS", "Format", "detect", "parse_bytes", "parse_file", "read_input"]

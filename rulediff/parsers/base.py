@@ -1,0 +1,141 @@
+"""Shared plumbing for parsers: byte decoding, line splitting, and the parser protocol."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from ..errors import ParseError
+from ..model import Document
+
+# Bytes that Mac Roman and cp1252 both decode but that only make sense in one of them. Mac Roman
+# puts curly quotes and dashes at 0xD0-0xD5; cp1252 puts them at 0x91-0x97.
+_MAC_HINTS = frozenset(b"\xd0\xd1\xd2\xd3\xd4\xd5\xa5\xaa\xa8\xc9")
+_CP1252_HINTS = frozenset(b"\x91\x92\x93\x94\x96\x97\x85\x99\xae")
+_CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    text: str
+    encoding: str
+
+
+def _control_ratio(text: str) -> float:
+    sample = text[:20000]
+    if not sample:
+        return 0.0
+    bad = sum(1 for c in sample if (ord(c) < 32 and c not in "\r\n\t\f\v") or 0xFFF0 <= ord(c) <= 0xFFFF)
+    return bad / len(sample)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    sample = data[:4000]
+    if len(sample) < 4:
+        return None
+    even = sample[0::2].count(0)
+    odd = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd > 0.3 * half and even < 0.05 * half:
+        return "utf-16-le"
+    if even > 0.3 * half and odd < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
+def decode(data: bytes, source: str) -> Decoded:
+    """Decode the bytes of a text release: BOMs, UTF-16 without BOM, UTF-8, cp1252 or Mac Roman.
+
+    Raises ParseError for empty input, binary data, or text that decodes only as noise.
+    """
+    if not data.strip(b" \t\r\n\x00"):
+        raise ParseError("file is empty; expected Comprehensive Rules text", source=source, line=1)
+    if data.startswith(codecs.BOM_UTF8):
+        enc, body = "utf-8-sig", data
+    elif data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
+        enc, body = "utf-16", data
+    else:
+        enc16 = _utf16_without_bom(data)
+        enc, body = (enc16, data) if enc16 else ("", data)
+    if enc:
+        try:
+            text = body.decode(enc)
+        except UnicodeDecodeError as e:
+            line = body[: e.start].count(b"\n" if enc.startswith("utf-8") else b"\n\x00") + 1
+            raise ParseError(
+                f"invalid {enc} byte sequence at byte {e.start} (truncated or corrupt file)", source=source, line=line
+            ) from None
+    else:
+        try:
+            text, enc = data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError as e:
+            if e.start >= len(data) - 3 and e.reason == "unexpected end of data":
+                line = data[: e.start].count(b"\n") + data[: e.start].count(b"\r") + 1
+                raise ParseError(
+                    "file ends in the middle of a UTF-8 character (truncated file)", source=source, line=line
+                ) from None
+            text, enc = _decode_single_byte(data)
+    if "\x00" in text or _control_ratio(text) > 0.01:
+        raise ParseError("binary data, not text; expected a Comprehensive Rules text file", source=source, line=1)
+    return Decoded(text, enc)
+
+
+def _decode_single_byte(data: bytes) -> tuple[str, str]:
+    high = [b for b in data if b >= 0x80]
+    if any(b in _CP1252_UNDEFINED for b in high):
+        return data.decode("mac-roman"), "mac-roman"
+    mac = sum(1 for b in high if b in _MAC_HINTS)
+    win = sum(1 for b in high if b in _CP1252_HINTS)
+    if mac > win:
+        return data.decode("mac-roman"), "mac-roman"
+    return data.decode("cp1252"), "cp1252"
+
+
+_LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on CR, LF, CRLF and the CR CR LF of some 2019-2026 files, but not on U+2028 (which the
+    2026-08-19 re-release uses inside entries) — unlike ``str.splitlines``."""
+    return _LINE_BREAK.split(text)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DATE_RE = re.compile(rf"\b(?P<m>{_MONTHS})\s+(?P<d>\d{{1,2}}),?\s+(?P<y>(?:19|20)\d\d)\b")
+_DATE_NUM_RE = re.compile(r"\b(?P<m>\d\d)/(?P<d>\d\d)/(?P<y>\d\d(?:\d\d)?)\b")
+
+
+def parse_date_text(text: str) -> date | None:
+    """The first date written as "January 16, 2026" or "04/23/99" in ``text``."""
+    m = _DATE_RE.search(text)
+    if m:
+        return datetime.strptime(f"{m['m']} {m['d']} {m['y']}", "%B %d %Y").date()
+    n = _DATE_NUM_RE.search(text)
+    if n:
+        y = int(n["y"])
+        if y < 100:
+            y += 1900 if y >= 90 else 2000
+        try:
+            return date(y, int(n["m"]), int(n["d"]))
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One row of the parser registry: a name, what it reads, how to recognise it, how to parse it."""
+
+    name: str
+    description: str
+    sniff: Callable[[bytes, str | None], float]
+    parse: Callable[[bytes, str], Document]
+    extensions: tuple[str, ...] = ()

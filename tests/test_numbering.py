@@ -1,0 +1,128 @@
+"""Rule-number grammar: table-driven parse/format/order cases, cross-references, and property tests."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulediff.numbering import LETTERS, Level, RuleNumber, find_references, letter_index, letters_at
+
+N = RuleNumber.parse
+
+
+@pytest.mark.parametrize(
+    ("text", "level", "parent"),
+    [
+        ("7", Level.SECTION, None),
+        ("702", Level.HEADING, "7"),
+        ("702.", Level.HEADING, "7"),
+        ("702.15", Level.RULE, "702"),
+        ("702.15.", Level.RULE, "702"),
+        ("702.15b", Level.SUBRULE, "702.15"),
+        ("704.5aa", Level.SUBRULE, "704.5"),
+        ("100.1", Level.RULE, "100"),
+    ],
+)
+def test_parse_level_parent(text: str, level: Level, parent: str | None) -> None:
+    n = N(text)
+    assert n.level == level
+    assert (str(n.parent) if n.parent else None) == parent
+    assert str(n) == text.rstrip(".")
+
+
+@pytest.mark.parametrize("bad", ["", "0", "70", "7022", "702.15B", "702.15abc", "702..1", "a702", "702.1 5", "1000.1"])
+def test_parse_rejects(bad: str) -> None:
+    assert RuleNumber.try_parse(bad) is None
+    with pytest.raises(ValueError):
+        N(bad)
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi"),
+    [
+        ("702.9", "702.10"),
+        ("702.10", "702.10a"),
+        ("701.4a", "701.49a"),
+        ("7", "700"),
+        ("700", "700.1"),
+        ("704.5z", "704.5aa"),
+        ("699.9z", "7"),
+        ("100.1a", "100.2"),
+    ],
+)
+def test_natural_order(lo: str, hi: str) -> None:
+    assert N(lo) < N(hi)
+    assert not N(hi) < N(lo)
+
+
+def test_letters_skip_l_and_o() -> None:
+    assert "l" not in LETTERS and "o" not in LETTERS
+    assert letters_at(letter_index("k")) == "k"
+    assert letters_at(letter_index("k") + 1) == "m"
+    assert letters_at(letter_index("z") + 1) == "aa"
+    assert not N("702.15l").letters_valid
+    assert N("702.15m").letters_valid
+
+
+@pytest.mark.parametrize(
+    ("text", "targets"),
+    [
+        ("see rule 702.15, \u201cLifelink.\u201d", ["702.15"]),
+        ("rules 601.2b\u2013h", ["601.2b", "601.2c", "601.2d", "601.2e", "601.2f", "601.2g", "601.2h"]),
+        ("steps 601.2f-h", ["601.2f", "601.2g", "601.2h"]),
+        ("rules 119.9\u201310", ["119.9", "119.10"]),
+        ("rules 702.15 and 702.16", ["702.15", "702.16"]),
+        ("see rules 510.1c-d, 702.19, and 702.22", ["510.1c", "510.1d", "702.19", "702.22"]),
+        ("See rule 611, \u201cContinuous Effects.\u201d", ["611"]),
+        ("see section 7", ["7"]),
+        ("It has 2 counters and 702.15 isn't there", ["702.15"]),
+        ("Example: A 3/3 creature deals 100 damage.", []),
+        ("rules 601.2k-l", ["601.2k"]),
+    ],
+)
+def test_find_references(text: str, targets: list[str]) -> None:
+    got = [str(t) for r in find_references(text) for t in r.targets]
+    assert got == targets
+
+
+def test_reference_spans_point_into_text() -> None:
+    text = "as described in rules 601.2b\u2013h and rule 702.15."
+    for r in find_references(text):
+        assert text[r.start : r.end] == r.text
+
+
+numbers = st.one_of(
+    st.integers(1, 9).map(lambda s: RuleNumber(s)),
+    st.integers(100, 999).map(lambda h: RuleNumber(h // 100, h)),
+    st.tuples(st.integers(100, 999), st.integers(1, 300)).map(lambda t: RuleNumber(t[0] // 100, t[0], t[1])),
+    st.tuples(st.integers(100, 999), st.integers(1, 300), st.integers(0, 24 * 25 - 1)).map(
+        lambda t: RuleNumber(t[0] // 100, t[0], t[1], letters_at(t[2]))
+    ),
+)
+
+
+@given(numbers)
+def test_format_parse_round_trip(n: RuleNumber) -> None:
+    assert N(str(n)) == n
+    assert N(str(n) + ".") == n
+
+
+@given(numbers)
+def test_parent_is_smaller_and_ancestor(n: RuleNumber) -> None:
+    for a in n.ancestors():
+        assert a < n
+        assert a.is_ancestor_of(n)
+
+
+@given(st.lists(numbers, min_size=2, max_size=30))
+def test_sort_is_total_and_consistent_with_strings_of_equal_shape(ns: list[RuleNumber]) -> None:
+    ordered = sorted(ns)
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        assert a <= b
+    assert sorted(ordered, key=lambda n: n.sort_key) == ordered
+
+
+@given(st.integers(0, 24 * 25 - 1))
+def test_letter_index_round_trip(i: int) -> None:
+    assert letter_index(letters_at(i)) == i
