@@ -123,7 +123,7 @@ class RuleNumber:
     @property
     def letters_valid(self) -> bool:
         """False for subrule letters the CR never uses (``l``, ``o``)."""
-        return all(c in _LETTER_INDEX for c in self.letters)
+        return "l" not in self.letters and "o" not in self.letters
 
     def with_letters(self, letters: str) -> RuleNumber:
         return RuleNumber(self.section, self.heading, self.rule, letters)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+from functools import lru_cache
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -25,12 +26,14 @@ class Decoded:
     encoding: str
 
 
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\ufff0-\uffff]")
+
+
 def _control_ratio(text: str) -> float:
     sample = text[:20000]
     if not sample:
         return 0.0
-    bad = sum(1 for c in sample if (ord(c) < 32 and c not in "\r\n\t\f\v") or 0xFFF0 <= ord(c) <= 0xFFFF)
-    return bad / len(sample)
+    return len(_CONTROL.findall(sample)) / len(sample)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -47,6 +50,7 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4)
 def decode(data: bytes, source: str) -> Decoded:
     """Decode the bytes of a text release: BOMs, UTF-16 without BOM, UTF-8, cp1252 or Mac Roman.
 
