@@ -66,7 +66,9 @@ def main(debug: bool) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=True, path_type=str))
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content).")
+@click.option(
+    "--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the whole document as JSON (schema rulediff.document/1).")
 @_guard
 def parse(file: str, fmt: str | None, as_json: bool) -> None:

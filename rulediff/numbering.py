@@ -21,7 +21,9 @@ class Level(IntEnum):
     SUBRULE = 3
 
 
-_NUMBER_RE = re.compile(r"^(?:(?P<heading>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)?|(?P<section>[1-9]))$")
+_NUMBER_RE = re.compile(
+    r"^(?:(?P<heading>[1-9]\d{2})(?:\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)?|(?P<section>[1-9]))$"
+)
 
 
 @total_ordering

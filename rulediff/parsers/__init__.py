@@ -7,13 +7,15 @@ from pathlib import Path
 
 from ..errors import FormatError, ParseError
 from ..model import Document
-from . import official
+from . import official, pdf_paste
 from .base import Format, decode, split_lines
 
+# The one ordered table of parsers. On equal sniff scores the earlier row wins.
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format(official.NAME, official.DESCRIPTION, official.sniff, official.parse, (".txt",)),
+        official.FORMAT,
+        pdf_paste.FORMAT,
     )
 }
 

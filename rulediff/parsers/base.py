@@ -5,10 +5,10 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
-from functools import lru_cache
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 
 from ..errors import ParseError
 from ..model import Document
@@ -142,4 +142,3 @@ class Format:
     description: str
     sniff: Callable[[bytes, str | None], float]
     parse: Callable[[bytes, str], Document]
-    extensions: tuple[str, ...] = ()

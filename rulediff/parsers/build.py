@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import Example, ParseWarning, Rule
+from ..model import Coverage, Example, ParseWarning, Rule
 from ..numbering import Level, RuleNumber
 
 _TERMINAL = re.compile(r"[.:;!?]['\"\u2019\u201d)]*$")
@@ -118,3 +118,17 @@ class TreeBuilder:
                 )
             )
         return tuple(rules), tuple(self.warnings)
+
+
+def partial_coverage(rules: tuple[Rule, ...], what: str) -> Coverage:
+    """Coverage of a partial dump: the sections it has a section line for, otherwise the three-digit
+    rules (headings) it has a heading line for, otherwise the headings its numbers fall under."""
+    sections = sorted({r.number.section for r in rules if r.number is not None and r.number.level == Level.SECTION})
+    if sections:
+        desc = ", ".join(f"section {s}" for s in sections)
+        return Coverage(sections=tuple(sections), description=f"{what}: {desc}")
+    heads = sorted({r.number.heading for r in rules if r.number is not None and r.number.heading is not None})
+    if not heads:
+        return Coverage(description=f"{what}: no numbered rules")
+    desc = f"rule {heads[0]}" if len(heads) == 1 else f"rules {heads[0]}-{heads[-1]}"
+    return Coverage(headings=tuple(heads), description=f"{what}: {desc}")
