@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import FormatError, ParseError
 from ..model import Document
-from . import official, pdf_paste
+from . import dataset, markdown, official, pdf_paste, rst
 from .base import Format, decode, split_lines
 
 # The one ordered table of parsers. On equal sniff scores the earlier row wins.
@@ -16,6 +16,12 @@ FORMATS: dict[str, Format] = {
     for f in (
         official.FORMAT,
         pdf_paste.FORMAT,
+        markdown.FORMAT,
+        rst.FORMAT,
+        dataset.VIEWER,
+        dataset.JSONL,
+        dataset.CSV,
+        dataset.PARQUET,
     )
 }
 
