@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import FormatError, ParseError
 from ..model import Document
-from . import dataset, markdown, official, pdf_paste, rst
+from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
 from .base import Format, decode, split_lines
 
 # The one ordered table of parsers. On equal sniff scores the earlier row wins.
@@ -15,9 +15,12 @@ FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
         official.FORMAT,
+        docx.FORMAT,
         pdf_paste.FORMAT,
         markdown.FORMAT,
         rst.FORMAT,
+        keywords.FORMAT,
+        html.FORMAT,
         dataset.VIEWER,
         dataset.JSONL,
         dataset.CSV,

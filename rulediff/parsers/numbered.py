@@ -23,6 +23,7 @@ class Paragraph:
     line: int
     text: str
     indented: bool
+    anchor: str | None = None
 
 
 def is_wrapped(lines: list[str], start: int, end: int) -> bool:
@@ -171,16 +172,16 @@ def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> No
                 rest = rest[len(m.group("num")) + 1 :]
             if rest and not m.group("space"):
                 builder.warn(p.line, f"no space after rule number {num}; read as {num}", "typo")
-            builder.rule(num, rest, p.line)
+            builder.rule(num, rest, p.line, anchor=p.anchor)
             continue
         m = HEADING_RE.match(s)
         if m:
             current = int(m.group("num"))
-            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line)
+            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
             continue
         m = SECTION_RE.match(s)
         if m:
-            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line)
+            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
             continue
         if EXAMPLE_RE.match(s):
             builder.example(s, p.line)
