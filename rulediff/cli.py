@@ -88,7 +88,9 @@ def parse(file: str, fmt: str | None, as_json: bool) -> None:
     click.echo(f"file:           {file}")
     click.echo(f"format:         {v.format}")
     click.echo(f"label:          {v.label}")
-    click.echo(f"effective date: {v.effective_date.isoformat() if v.effective_date else v.era or 'unknown'}")
+    click.echo(f"effective date: {v.effective_date.isoformat() if v.effective_date else 'not stated'}")
+    if v.era:
+        click.echo(f"era:            {v.era}")
     click.echo(f"coverage:       {doc.coverage.description}")
     click.echo(
         f"counts:         {c['section']} sections, {c['heading']} headings, {c['rule']} rules, "
@@ -98,6 +100,33 @@ def parse(file: str, fmt: str | None, as_json: bool) -> None:
     click.echo(f"warnings:       {len(doc.warnings)}")
     for w in doc.warnings:
         click.echo(f"  {file}:{w.line}: {w.code}: {w.message}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=True, path_type=str))
+@click.option(
+    "--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content)."
+)
+@click.option("--strict", is_flag=True, help="Exit with status 3 when there are findings.")
+@_guard
+def lint(file: str, fmt: str | None, strict: bool) -> None:
+    """Report defects in FILE, one per line as FILE:LINE: CODE: MESSAGE.
+
+    Numbering gaps, duplicate numbers, the letters l and o, rules out of order, headings whose text
+    defines something else, text in another language, empty rules, unknown or mis-decoded
+    characters, words run together, and every quirk the parser had to read around.
+
+    \b
+    Examples:
+      rulediff lint corpus/004_009a5df1986052e3.txt
+      rulediff lint cr-20240920.txt --strict
+    """
+    doc = parse_file(file, fmt)
+    for w in doc.warnings:
+        click.echo(f"{file}:{w.line}: {w.code}: {w.message}")
+    click.echo(f"{len(doc.warnings)} finding(s) in {file} ({doc.version.format})", err=True)
+    if strict and doc.warnings:
+        sys.exit(3)
 
 
 @main.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -13,6 +14,7 @@ from .numbering import Level, Reference, RuleNumber, find_references
 from .text import normalize
 
 DOCUMENT_SCHEMA = "rulediff.document/1"
+_SENSE = re.compile(r"^\d{1,2}\.\s+\S")
 
 
 class NodeKind(StrEnum):
@@ -128,8 +130,11 @@ class GlossaryEntry:
     norm: str = ""
 
     @classmethod
-    def make(cls, term: str, text: str, line: int, senses: Iterable[str] = ()) -> GlossaryEntry:
-        return cls(term, text, line, tuple(senses), normalize(text))
+    def make(cls, term: str, text: str, line: int) -> GlossaryEntry:
+        """An entry; its numbered senses ("1. A zone. ...", "2. All the cards ...") are the text's
+        paragraphs that start with a sense number."""
+        senses = tuple(p for p in text.split("\n") if _SENSE.match(p))
+        return cls(term, text, line, senses, normalize(text))
 
 
 class Severity(StrEnum):

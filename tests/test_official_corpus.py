@@ -165,6 +165,7 @@ def _independent_numbered_lines(path: Path) -> dict[int, str]:
 @pytest.mark.parametrize("path", cr_txt_files(), ids=lambda p: p.name)
 def test_release_parses_completely(path: Path) -> None:
     doc = parse(str(path))
+    assert doc.version.format == "official-text"  # detected from content
     assert doc.version.effective_date is not None
     assert doc.version.effective_date.isoformat() == cr_manifest()[f"txt/{path.name}"]["effective_date"]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 from ..errors import FormatError, ParseError
+from ..lint import lint
 from ..model import Document
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
 from .base import Format, decode, split_lines
@@ -63,7 +65,16 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None)
             raise FormatError(
                 f"no such format {format!r}; known formats: {', '.join(FORMATS)}", source=source
             ) from None
-    return fmt.parse(data, source)
+    doc = fmt.parse(data, source)
+    return with_lint(doc)
+
+
+def with_lint(doc: Document) -> Document:
+    """The document with rulediff.lint's findings merged into its parser warnings, ordered by line."""
+    found = lint(doc)
+    seen = {(w.line, w.code) for w in doc.warnings}
+    merged = sorted([*doc.warnings, *(w for w in found if (w.line, w.code) not in seen)], key=lambda w: w.line)
+    return dataclasses.replace(doc, warnings=tuple(merged))
 
 
 def read_input(path: str | os.PathLike[str]) -> bytes:

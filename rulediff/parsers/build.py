@@ -42,7 +42,6 @@ class TreeBuilder:
     def __init__(self) -> None:
         self._nodes: list[_Node] = []
         self.warnings: list[ParseWarning] = []
-        self._first_line: dict[RuleNumber, int] = {}
 
     @property
     def current(self) -> _Node | None:
@@ -52,13 +51,7 @@ class TreeBuilder:
         self.warnings.append(ParseWarning(line, message, code))
 
     def rule(self, number: RuleNumber, text: str, line: int, *, anchor: str | None = None) -> None:
-        if not number.letters_valid:
-            self.warn(line, f"rule {number} uses the letter 'l' or 'o', which the rules skip", "letters")
-        prev = self._first_line.get(number)
-        if prev is not None:
-            self.warn(line, f"duplicate rule number {number} (first at line {prev})", "duplicate")
-        else:
-            self._first_line[number] = line
+        # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
         self._nodes.append(_Node(number, [text] if text else [], line, anchor=anchor))
 
     def unnumbered(

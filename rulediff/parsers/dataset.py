@@ -56,25 +56,24 @@ def build_document(rows: Iterable[Row], *, source: str, data: bytes, fmt: str) -
     coverage is the interval of the rows' own string order."""
     warnings: list[ParseWarning] = []
     parsed: list[tuple[RuleNumber, Row]] = []
-    seen: dict[RuleNumber, int] = {}
     for row in rows:
         num = RuleNumber.try_parse(row.number)
         if num is None:
             raise ParseError(f"{row.number!r} is not a rule number", source=source, line=row.line)
-        if num in seen:
-            warnings.append(
-                ParseWarning(row.line, f"duplicate rule number {num} (first at line {seen[num]})", "duplicate")
-            )
-            continue
-        seen[num] = row.line
-        if not num.letters_valid:
-            warnings.append(
-                ParseWarning(row.line, f"rule {num} uses the letter 'l' or 'o', which the rules skip", "letters")
-            )
         parsed.append((num, row))
     if not parsed:
         raise ParseError("no rows found; expected columns number, text, examples", source=source, line=1)
+    in_file = [n for n, _ in parsed]
     parsed.sort(key=lambda t: (t[0].sort_key, t[1].index if t[1].index is not None else t[1].line))
+    if [n for n, _ in parsed] != in_file:
+        moved = next(n for (n, _), f in zip(parsed, in_file, strict=True) if n != f)
+        warnings.append(
+            ParseWarning(
+                parsed[0][1].line,
+                f"rows are sorted as strings, not as rules; rule order restored ({moved} moved up)",
+                "order-restored",
+            )
+        )
     rules = []
     for num, row in parsed:
         text = row.text.strip()

@@ -46,17 +46,29 @@ def _anchor(el: etree._Element) -> str | None:
     return None
 
 
+def _own_text(el: etree._Element) -> str:
+    """Text of ``el`` up to its first block-level child: a list item's own words before its sub-list."""
+    parts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and (child.tag in _BLOCKS or child.tag in ("ul", "ol", "dl", "table")):
+            break
+        if isinstance(child.tag, str) and child.tag not in _SKIP:
+            parts.append(child.text_content())
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
 def blocks(root: etree._Element) -> list[tuple[str, Paragraph]]:
-    """(tag, paragraph) for every innermost block element, in document order, whitespace collapsed."""
+    """(tag, paragraph) for every block element's own text, in document order, whitespace collapsed.
+    A block that holds other blocks (a list item with a sub-list) contributes the text before them."""
     out: list[tuple[str, Paragraph]] = []
     for el in root.iter():
         if not isinstance(el.tag, str) or el.tag not in _BLOCKS:
             continue
         if any(a.tag in _SKIP for a in el.iterancestors()):
             continue
-        if any(isinstance(c.tag, str) and c.tag in _BLOCKS for c in el.iterdescendants()):
-            continue
-        text = " ".join(el.text_content().split())
+        nested = any(isinstance(c.tag, str) and c.tag in _BLOCKS for c in el.iterdescendants())
+        text = " ".join((_own_text(el) if nested else el.text_content()).split())
         if text:
             out.append((el.tag, Paragraph(el.sourceline or 0, text, el.tag == "dd", _anchor(el))))
     return out
@@ -97,9 +109,11 @@ def parse(data: bytes, source: str) -> Document:
         start = next((i for i, t in enumerate(texts) if _NUMBERED.match(t)), None)
     if start is None:
         raise ParseError("no numbered rules found in the page", source=source, line=1)
-    # Back up over the "1. Game Concepts" / "100. General" headings above the first rule.
-    while start > 0 and re.match(r"^[1-9](?:\d\d)?\.\s", texts[start - 1]):
-        start -= 1
+    # Back up over the section and three-digit headings right above the first rule ("1. Game
+    # Concepts", "100. General") -- once each, so a Contents list just above is not taken too.
+    for pattern in (r"^[1-9]\d\d\.\s", r"^[1-9]\.\s"):
+        if start > 0 and re.match(pattern, texts[start - 1]):
+            start -= 1
     gloss_at = next((i for i in range(start, len(texts)) if texts[i].strip().lower() == "glossary"), None)
     credits_at = next((i for i in range(gloss_at or start, len(texts)) if texts[i].strip().lower() == "credits"), None)
     end = gloss_at if gloss_at is not None else credits_at if credits_at is not None else len(items)

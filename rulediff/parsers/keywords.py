@@ -48,7 +48,7 @@ def sniff(data: bytes, text: str | None) -> float:
         for j in range(i + 1, min(i + 3, len(lines)))
         if lines[j].strip().lower().startswith(lines[i].strip().lower().split()[0])
     )
-    return 0.8 if len(heads) >= 5 and defining >= len(heads) * 0.5 else 0.0
+    return 0.8 if len(heads) >= 2 and defining >= len(heads) * 0.5 else 0.0
 
 
 def kind_of(text: str) -> str:

@@ -41,9 +41,21 @@ def strip_markup(line: str) -> str:
     return m["indent"] + number + line[m.end() :]
 
 
+_SLIPPED = re.compile(r"^\s*(?:[+*-]\s+)?\*\*[\d.]+\*\*[a-z]")
+
+
 def parse(data: bytes, source: str) -> Document:
-    lines = [strip_markup(ln) for ln in split_lines(decode(data, source).text)]
+    raw = split_lines(decode(data, source).text)
+    lines = [strip_markup(ln) for ln in raw]
     builder = TreeBuilder()
+    slipped = [i for i, ln in enumerate(raw) if _SLIPPED.match(ln)]
+    if slipped:
+        builder.warn(
+            slipped[0] + 1,
+            f"bold markers slip inside {len(slipped)} subrule numbers from here on "
+            f"({raw[slipped[0]].split()[1][:14]}); read as the number they wrap",
+            "markup",
+        )
     read_body(paragraphs(lines, 0, len(lines), wrapped=False), builder, wrapped=False)
     if not len(builder):
         raise ParseError("no numbered rules found; expected lines like '**702.15.** Lifelink'", source=source, line=1)

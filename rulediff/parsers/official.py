@@ -172,9 +172,7 @@ def _entry(term: str, body: list[str], line: int, wrapped: bool) -> GlossaryEntr
                     paras.append(s)
             else:
                 paras[-1] = f"{paras[-1]} {s}"
-    paras = [p for p in paras if p]
-    senses = tuple(p for p in paras if _SENSE_RE.match(p))
-    return GlossaryEntry.make(term, "\n".join(paras), line, senses)
+    return GlossaryEntry.make(term, "\n".join(p for p in paras if p), line)
 
 
 def parse(data: bytes, source: str) -> Document:

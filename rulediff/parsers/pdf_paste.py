@@ -39,9 +39,12 @@ def sniff(data: bytes, text: str | None) -> float:
     rules = sum(1 for ln in lines if _is_rule_line(ln))
     if rules < 5 or "\n100.1" in text[:200000] and re.search(r"^Glossary\s*$", text, re.M):
         return 0.0
-    # Hard wrapping with no blank line between rules: most rule lines follow a non-blank line.
+    # Hard wrapping: rule lines packed together, or paragraphs continued on the next line.
     packed = sum(1 for i in range(1, len(lines)) if _is_rule_line(lines[i]) and lines[i - 1].strip())
-    return 0.85 if packed > rules * 0.5 else 0.3
+    wrapped = sum(
+        1 for i in range(1, len(lines)) if lines[i].strip() and lines[i - 1].strip() and not _is_rule_line(lines[i])
+    )
+    return 0.85 if packed > rules * 0.3 or wrapped > rules * 0.5 else 0.3
 
 
 def repair_hyphenation(lines: list[str], first_line: int = 1) -> tuple[list[str], list[ParseWarning]]:
@@ -77,6 +80,10 @@ def parse(data: bytes, source: str) -> Document:
     # Keep 1-based line numbers of the original file.
     body = [""] * start + body
     builder = TreeBuilder()
+    if start:
+        builder.warn(1, f"page header dropped (lines 1-{start})", "page")
+    if end < len(lines):
+        builder.warn(end + 1, f"page footer dropped (lines {end + 1}-{len(lines)})", "page")
     read_body(paragraphs(body, start, len(body), wrapped=True), builder, wrapped=True)
     rules, warns = builder.build()
     posted = parse_date_text(header)

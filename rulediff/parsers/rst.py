@@ -167,6 +167,13 @@ def parse(data: bytes, source: str) -> Document:
         para.append(s)
         i += 1
     flush()
+    mangled = [k for k, ln in enumerate(lines) if _REF_MANGLE.search(ln)]
+    if mangled:
+        b.warn(
+            mangled[0] + 1,
+            f"':ref:' mangling on {len(mangled)} lines (':ref:erred'); repaired to 'ref' from here on",
+            "mangling",
+        )
     if not len(b):
         raise ParseError(
             "no rules found; expected rule titles like '601.2' underlined with '-----'", source=source, line=1
