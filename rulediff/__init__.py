@@ -10,9 +10,10 @@ from .parsers import FORMATS, detect, parse_bytes, parse_file
 __version__ = "0.1.0"
 
 
-def parse(path: str, format: str | None = None) -> Document:
-    """Parse a Comprehensive Rules file of any supported format into a Document."""
-    return parse_file(path, format)
+def parse(path: str, format: str | None = None, *, lint: bool = False) -> Document:
+    """Parse a Comprehensive Rules file of any supported format into a Document (``lint`` adds
+    rulediff.lint's findings to its warnings)."""
+    return parse_file(path, format, lint=lint)
 
 
 __all__ = [

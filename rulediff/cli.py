@@ -79,7 +79,7 @@ def parse(file: str, fmt: str | None, as_json: bool) -> None:
       rulediff parse cr-20260116.txt
       rulediff parse corpus/000_67b17b6c7d536d12.txt --json > 2022.json
     """
-    doc = parse_file(file, fmt)
+    doc = parse_file(file, fmt, lint=True)
     if as_json:
         click.echo(json.dumps(doc.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
         return
@@ -121,7 +121,7 @@ def lint(file: str, fmt: str | None, strict: bool) -> None:
       rulediff lint corpus/004_009a5df1986052e3.txt
       rulediff lint cr-20240920.txt --strict
     """
-    doc = parse_file(file, fmt)
+    doc = parse_file(file, fmt, lint=True)
     for w in doc.warnings:
         click.echo(f"{file}:{w.line}: {w.code}: {w.message}")
     click.echo(f"{len(doc.warnings)} finding(s) in {file} ({doc.version.format})", err=True)

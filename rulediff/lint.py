@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator
 
 from .model import Document, ParseWarning, Rule
@@ -37,6 +38,8 @@ _DEFINES = re.compile(
     r"|^To (?P<verb>[a-z]+)\b"
 )
 _ALLOWED_CONTROL = {"\n", "\t"}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_FOREIGN_ONLY = _FOREIGN - _ENGLISH
 
 
 def lint(doc: Document) -> list[ParseWarning]:
@@ -123,7 +126,7 @@ def _text_checks(r: Rule) -> Iterator[ParseWarning]:
     if not r.text.strip() and not r.examples:
         yield ParseWarning(r.line, f"{who} has no text", "empty")
     for text in (r.text, *(e.text for e in r.examples), *r.notes):
-        bad = sorted({c for c in text if _unknown(c)})
+        bad = [] if text.isascii() and not _CONTROL.search(text) else sorted(c for c in set(text) if _unknown(c))
         if bad:
             names = ", ".join(f"U+{ord(c):04X}" for c in bad[:5])
             yield ParseWarning(r.line, f"{who} contains unexpected characters ({names})", "characters")
@@ -137,7 +140,8 @@ def _text_checks(r: Rule) -> Iterator[ParseWarning]:
                 f"{who}: '?' inside a word ({text[max(0, m.start() - 8) : m.end() + 8]!r}): a lossy conversion?",
                 "characters",
             )
-        for sentence in _SENTENCE.findall(text):
+        maybe_foreign = len(_FOREIGN_ONLY.intersection(text.lower().split())) >= 3
+        for sentence in _SENTENCE.findall(text) if maybe_foreign else ():
             if _foreign(sentence):
                 yield ParseWarning(
                     r.line, f"{who} has a sentence not in English: {sentence.strip()[:60]!r}", "language"
@@ -194,22 +198,17 @@ _LETTERS_ONLY = re.compile(r"[A-Za-z]+")
 def _run_together(doc: Document) -> Iterator[ParseWarning]:
     """Words glued together where a hyphen or space was lost in copying ("leaves-thebattlefield",
     "greenand-white"): a rare token that is "the"/"and" plus a word the document uses elsewhere."""
-    where: dict[str, int] = {}
-    counts: dict[str, int] = {}
-    for r in doc.rules:
-        for text in (r.text, *(e.text for e in r.examples)):
-            for w in _LETTERS_ONLY.findall(text):
-                lw = w.lower()
-                counts[lw] = counts.get(lw, 0) + 1
-                where.setdefault(lw, r.line)
-    for w, n in counts.items():
-        if n > 2 or len(w) < 7:
+    texts = [t for r in doc.rules for t in (r.text, *(e.text for e in r.examples))]
+    counts = Counter(_LETTERS_ONLY.findall("\n".join(texts).lower()))
+    for w, n in sorted(counts.items()):
+        if n > 2 or len(w) < 7 or not w.startswith(_GLUE) and not w.endswith(_GLUE):
             continue
         for glue in _GLUE:
             rest = w[len(glue) :] if w.startswith(glue) else w[: -len(glue)] if w.endswith(glue) else ""
             if len(rest) >= 3 and counts.get(rest, 0) >= 2:
                 parts = (glue, rest) if w.startswith(glue) else (rest, glue)
-                yield ParseWarning(
-                    where[w], f"{w!r} looks like {parts[0]!r} and {parts[1]!r} run together", "joined-words"
+                line = next(
+                    (r.line for r in doc.rules for t in (r.text, *(e.text for e in r.examples)) if w in t.lower()), 0
                 )
+                yield ParseWarning(line, f"{w!r} looks like {parts[0]!r} and {parts[1]!r} run together", "joined-words")
                 break

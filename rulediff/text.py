@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .numbering import find_references
 
@@ -30,14 +31,28 @@ _REPLACE: tuple[tuple[str, str], ...] = (
     ("\u2212", "-"),
     ("\u2010", "-"),
     ("\u2011", "-"),
+    ("\u2012", "-"),
+    ("\u2013", "-"),
+    ("\u2014", "-"),
+    ("\u2015", "-"),
+    ("\u00c6", "Ae"),
+    ("\u00e6", "ae"),
 )
 _NON_ASCII_REPLACE = tuple((a, b) for a, b in _REPLACE if not a.isascii())
 _ASCII_REPLACE = tuple((a, b) for a, b in _REPLACE if a.isascii())
 
-_DASHES = re.compile(r"\s*(?:--|\u2014|\u2013|\u2012|\u2015)\s*")
+# Every dash, spaced or not, doubled or not, compares as one hyphen: releases swapped "cards\u2014even",
+# "cards -- even" and "cards-even" for one another (2019-01-25 turned every em dash into "-").
+_DASHES = re.compile(r" ?-+ ?")
 _MARKS = re.compile(r"\((?:tm|TM|Tm|R|r)\)")
 _ITALIC = re.compile(r"(?<![\w_])_([^_\n]+?)_(?![\w_])")
+# cp1252 files converted lossily wrote "?" for apostrophes ("can?t") and dashes ("cards?even").
 _LOSSY_APOS = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|t|re|ve|ll|d|m)\b)")
+_LOSSY_DASH = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z])")
+# "<Wizards.com/Rules>" became "Wizards.com/Rules" in 2014-05: the angle brackets are typography.
+_BRACKETED_URL = re.compile(r"<((?:https?://)?[\w.-]+\.(?:com|net|org)\b[^<>\s]*)>")
+# "AEther" and "\u00c6ther" are the same word spelled with and without the ligature.
+_AE_LIGATURE = re.compile(r"\bAE(?=[a-z])")
 _PUNCT_AFTER_SPACE = (" .", " ,", " ;", " :", " )")
 
 
@@ -49,8 +64,6 @@ def normalize(text: str) -> str:
         for a, b in _NON_ASCII_REPLACE:
             if a in s:
                 s = s.replace(a, b)
-        if "\u2014" in s or "\u2013" in s or "\u2012" in s or "\u2015" in s:
-            s = _DASHES.sub(" - ", s)
     for a, b in _ASCII_REPLACE:
         if a in s:
             s = s.replace(a, b)
@@ -58,12 +71,17 @@ def normalize(text: str) -> str:
         s = _MARKS.sub("", s)
     if "_" in s:
         s = _ITALIC.sub(r"\1", s)
+    if "<" in s:
+        s = _BRACKETED_URL.sub(r"\1", s)
+    if "AE" in s:
+        s = _AE_LIGATURE.sub("Ae", s)
     if "?" in s:
         s = _LOSSY_APOS.sub("'", s)
-    if "--" in s:
-        s = _DASHES.sub(" - ", s)
+        s = _LOSSY_DASH.sub("-", s)
     # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...).
     s = " ".join(s.split())
+    if "-" in s:
+        s = _DASHES.sub("-", s)
     for p in _PUNCT_AFTER_SPACE:
         if p in s:
             s = s.replace(p, p[1])
@@ -73,6 +91,7 @@ def normalize(text: str) -> str:
 REF_PLACEHOLDER = "\u27e8ref\u27e9"
 
 
+@lru_cache(maxsize=1 << 16)
 def mask_references(text: str) -> str:
     """Replace every cross-reference by a placeholder so renumbering fallout compares equal."""
     refs = find_references(text)

@@ -18,7 +18,7 @@ CASES = sorted(p.parent for p in (FIXTURES / "parsers").glob("*/*/input.*"))
 
 def _render(case: Path) -> str:
     src = next(case.glob("input.*"))
-    doc = parse_bytes(src.read_bytes(), str(src.relative_to(ROOT)))
+    doc = parse_bytes(src.read_bytes(), str(src.relative_to(ROOT)), lint=True)
     return json.dumps(doc.as_dict(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 

@@ -22,7 +22,7 @@ SEEDS = {
 
 
 def _seed(name: str):  # type: ignore[no-untyped-def]
-    return parse(str(CORPUS / name))
+    return parse(str(CORPUS / name), lint=True)
 
 
 def test_manifest_lists_every_seed_with_its_sha256() -> None:

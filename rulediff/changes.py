@@ -1,0 +1,440 @@
+"""Classify aligned pairs: unchanged, renumbered, edited, moved, split, merged, added, removed, not covered;
+the nature of an edit (substantive, references only, typography only); examples and glossary too."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rapidfuzz import fuzz
+
+from .match import Pair, longest_increasing, match
+from .model import Document, Example, GlossaryEntry, Rule
+from .numbering import find_references
+from .text import mask_references, words
+
+DIFF_SCHEMA = "rulediff.diff/1"
+# Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
+REWRITTEN_BELOW = 0.5
+# Share of a node's words that must come from (or go to) one other node to call it a split (merge).
+CONTAINMENT = 0.7
+
+
+class Kind(StrEnum):
+    UNCHANGED = "unchanged"
+    RENUMBERED = "renumbered"
+    EDITED = "edited"
+    RENUMBERED_EDITED = "renumbered_edited"
+    MOVED = "moved"
+    MOVED_EDITED = "moved_edited"
+    SPLIT = "split"
+    MERGED = "merged"
+    ADDED = "added"
+    REMOVED = "removed"
+    NOT_COVERED = "not_covered"
+
+
+class Nature(StrEnum):
+    SUBSTANTIVE = "substantive"
+    REFERENCES_ONLY = "references_only"
+    TYPOGRAPHY_ONLY = "typography_only"
+
+
+EDITED_KINDS = frozenset({Kind.EDITED, Kind.RENUMBERED_EDITED, Kind.MOVED_EDITED})
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleChange:
+    """One example of a changed rule: ``kind`` is unchanged, edited, added or removed."""
+
+    kind: str
+    old: str | None
+    new: str | None
+    nature: Nature | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What happened to one node. ``old``/``new`` are positions in the documents' ``rules``; a split has
+    several ``new``, a merge several ``old``. ``similarity`` is the text similarity 0..1."""
+
+    kind: Kind
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+    nature: Nature | None = None
+    score: float = 1.0
+    similarity: float = 1.0
+    reason: str = ""
+    examples: tuple[ExampleChange, ...] = ()
+    text_changed: bool = False
+
+    @property
+    def rewritten(self) -> bool:
+        return self.kind in EDITED_KINDS and self.nature == Nature.SUBSTANTIVE and self.similarity < REWRITTEN_BELOW
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryChange:
+    kind: Kind
+    old: GlossaryEntry | None
+    new: GlossaryEntry | None
+    nature: Nature | None = None
+    reason: str = ""
+
+
+@dataclass(slots=True)
+class Alignment:
+    """The result of aligning two documents: every node's change, the number map, the glossary."""
+
+    old: Document
+    new: Document
+    changes: list[Change]
+    number_map: dict[str, str | list[str]]
+    glossary: list[GlossaryChange]
+    inferred: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, int]:
+        c: Counter[str] = Counter(ch.kind.value for ch in self.changes)
+        out = {k.value: c.get(k.value, 0) for k in Kind}
+        for n in Nature:
+            out[f"edited_{n.value}"] = sum(1 for ch in self.changes if ch.kind in EDITED_KINDS and ch.nature == n)
+        out["examples_changed"] = sum(
+            1
+            for ch in self.changes
+            for e in ch.examples
+            if e.kind != "unchanged" and e.nature != Nature.TYPOGRAPHY_ONLY
+        )
+        gl: Counter[str] = Counter(g.kind.value for g in self.glossary)
+        for k in (Kind.ADDED, Kind.REMOVED, Kind.EDITED, Kind.UNCHANGED, Kind.NOT_COVERED):
+            out[f"glossary_{k.value}"] = gl.get(k.value, 0)
+        return out
+
+    def substantive(self) -> list[Change]:
+        """Changes a reader must see: everything but unchanged, pure renumbering and noise-only edits."""
+        return [ch for ch in self.changes if is_substantive(ch)]
+
+
+def is_substantive(ch: Change) -> bool:
+    if ch.kind in (Kind.UNCHANGED, Kind.RENUMBERED, Kind.NOT_COVERED):
+        return False
+    if ch.kind in EDITED_KINDS:
+        return ch.nature == Nature.SUBSTANTIVE
+    return True
+
+
+# --- natures --------------------------------------------------------------------------------------
+
+
+def _refs_consistent(old_text: str, new_text: str, number_map: dict[str, str | list[str]]) -> bool:
+    """Every cross-reference in ``new_text`` is what the matching one in ``old_text`` became."""
+    ra, rb = find_references(old_text), find_references(new_text)
+    if len(ra) != len(rb):
+        return False
+    for x, y in zip(ra, rb, strict=True):
+        if len(x.targets) != len(y.targets):
+            return False
+        for ta, tb in zip(x.targets, y.targets, strict=True):
+            mapped = number_map.get(str(ta), str(ta))
+            if isinstance(mapped, list):
+                if str(tb) not in mapped:
+                    return False
+            elif mapped != str(tb):
+                return False
+    return True
+
+
+def nature_of(
+    old: str, new: str, old_norm: str, new_norm: str, number_map: dict[str, str | list[str]]
+) -> Nature | None:
+    """None when the raw texts are equal; otherwise what kind of edit separates them."""
+    if old == new:
+        return None
+    if old_norm == new_norm:
+        return Nature.TYPOGRAPHY_ONLY
+    if mask_references(old_norm) == mask_references(new_norm) and _refs_consistent(old_norm, new_norm, number_map):
+        return Nature.REFERENCES_ONLY
+    return Nature.SUBSTANTIVE
+
+
+_NATURE_ORDER = {None: 0, Nature.TYPOGRAPHY_ONLY: 1, Nature.REFERENCES_ONLY: 2, Nature.SUBSTANTIVE: 3}
+
+
+def _worst(*ns: Nature | None) -> Nature | None:
+    return max(ns, key=lambda n: _NATURE_ORDER[n])
+
+
+def _examples(
+    a: tuple[Example, ...], b: tuple[Example, ...], nmap: dict[str, str | list[str]]
+) -> tuple[ExampleChange, ...]:
+    """Pair a rule's examples old -> new: equal comparison text first, then the most similar (>= 0.6)."""
+    used: set[int] = set()
+    pairs: dict[int, int] = {}
+    for x, ea in enumerate(a):
+        y = next((y for y, eb in enumerate(b) if y not in used and eb.norm == ea.norm), None)
+        if y is not None:
+            pairs[x] = y
+            used.add(y)
+    for x, ea in enumerate(a):
+        if x in pairs:
+            continue
+        best = max(((fuzz.ratio(ea.norm, eb.norm), y) for y, eb in enumerate(b) if y not in used), default=(0.0, -1))
+        if best[0] >= 60:
+            pairs[x] = best[1]
+            used.add(best[1])
+    out: list[ExampleChange] = []
+    inverse = {y: x for x, y in pairs.items()}
+    for y, eb in enumerate(b):
+        if y not in inverse:
+            out.append(ExampleChange("added", None, eb.text))
+            continue
+        ea = a[inverse[y]]
+        n = nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap)
+        out.append(ExampleChange("unchanged" if n is None else "edited", ea.text, eb.text, n))
+    for x, ea in enumerate(a):
+        if x not in pairs:
+            out.append(ExampleChange("removed", ea.text, None))
+    return tuple(out)
+
+
+# --- splits and merges -----------------------------------------------------------------------------
+
+
+def _bag(r: Rule) -> Counter[str]:
+    return Counter(words(r.norm))
+
+
+def _level(r: Rule) -> int | None:
+    return int(r.number.level) if r.number is not None else None
+
+
+class _Pool:
+    """Word bags of some nodes, indexed by word, grouped by level: which bag contains most of a part?"""
+
+    def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None]) -> None:
+        self.bags = bags
+        self.index: dict[tuple[int | None, str], list[int]] = {}
+        for k, bag in bags.items():
+            for w in bag:
+                self.index.setdefault((levels[k], w), []).append(k)
+
+    def best(self, part: Counter[str], level: int | None) -> tuple[float, int]:
+        total = sum(part.values())
+        hits: Counter[int] = Counter()
+        for w, n in part.items():
+            for k in self.index.get((level, w), ()):
+                hits[k] += min(n, self.bags[k][w])
+        if not hits or not total:
+            return (0.0, -1)
+        k, got = max(hits.items(), key=lambda t: (t[1], -t[0]))
+        return (got / total, k)
+
+
+def _splits_and_merges(
+    old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, int]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Added nodes whose words come from an old node that kept going elsewhere (split), and removed
+    nodes whose words went into a new node that absorbed them (merge). Word counts, not sets. Only
+    edited pairs can have given or taken words, which keeps the search small."""
+    splits: dict[int, list[int]] = {}
+    merges: dict[int, list[int]] = {}
+    edited = [(i, j) for i, j in a2b.items() if old.rules[i].norm != new.rules[j].norm]
+    if not edited:
+        return splits, merges
+    lost = _Pool(
+        {i: _bag(old.rules[i]) - _bag(new.rules[j]) for i, j in edited}, {i: _level(old.rules[i]) for i, _ in edited}
+    )
+    gained = _Pool(
+        {j: _bag(new.rules[j]) - _bag(old.rules[i]) for i, j in edited}, {j: _level(new.rules[j]) for _, j in edited}
+    )
+    for j, rb in enumerate(new.rules):
+        if j in b2a:
+            continue
+        wb = _bag(rb)
+        if sum(wb.values()) < 6:
+            continue
+        c, i = lost.best(wb, _level(rb))
+        if c >= CONTAINMENT:
+            splits.setdefault(i, [a2b[i]]).append(j)
+    for i, ra in enumerate(old.rules):
+        if i in a2b:
+            continue
+        wa = _bag(ra)
+        if sum(wa.values()) < 6:
+            continue
+        c, j = gained.best(wa, _level(ra))
+        if c >= CONTAINMENT:
+            merges.setdefault(j, [b2a[j]]).append(i)
+    return splits, merges
+
+
+# --- the alignment ---------------------------------------------------------------------------------
+
+
+def _covered(doc: Document, r: Rule) -> bool:
+    if r.number is None:
+        return doc.coverage.complete or doc.coverage.covers_title(r.title or "")
+    return doc.coverage.covers(r.number)
+
+
+def align(old: Document, new: Document) -> Alignment:
+    """Align ``old`` with ``new`` and classify every node; see the README for the JSON form."""
+    pairs = match(old, new)
+    a2b = {p.old: p.new for p in pairs}
+    b2a = {p.new: p.old for p in pairs}
+    by_old: dict[int, Pair] = {p.old: p for p in pairs}
+    splits, merges = _splits_and_merges(old, new, a2b, b2a)
+
+    number_map: dict[str, str | list[str]] = {}
+    for p in pairs:
+        ra, rb = old.rules[p.old], new.rules[p.new]
+        if ra.number is not None and rb.number is not None:
+            number_map.setdefault(str(ra.number), str(rb.number))
+    for i, js in splits.items():
+        if old.rules[i].number is not None:
+            number_map[str(old.rules[i].number)] = [str(new.rules[j].number) for j in js]
+
+    numbered = [p for p in pairs if old.rules[p.old].number is not None]
+    in_order = {numbered[k].old for k in longest_increasing(p.new for p in numbered)}
+    split_new = {j for js in splits.values() for j in js}
+    merged_old = {i for olds in merges.values() for i in olds}
+
+    changes: list[Change] = []
+    inferred: dict[str, tuple[str, float]] = {}
+    for p in pairs:
+        if p.old in splits or p.new in merges:
+            continue
+        changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred))
+    for i, js in splits.items():
+        changes.append(
+            Change(Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, by_old[i].score, 0.0, f"split; {by_old[i].reason}")
+        )
+    for j, olds in merges.items():
+        first = by_old[olds[0]]
+        changes.append(
+            Change(Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, f"merged; {first.reason}")
+        )
+    for j, rb in enumerate(new.rules):
+        if j in b2a or j in split_new:
+            continue
+        covered = _covered(old, rb)
+        changes.append(
+            Change(
+                Kind.ADDED if covered else Kind.NOT_COVERED,
+                (),
+                (j,),
+                None,
+                1.0,
+                0.0,
+                "new in this version"
+                if covered
+                else f"outside what the old source covers ({old.coverage.description})",
+                tuple(ExampleChange("added", None, e.text) for e in rb.examples),
+            )
+        )
+    for i, ra in enumerate(old.rules):
+        if i in a2b or i in merged_old:
+            continue
+        covered = _covered(new, ra)
+        changes.append(
+            Change(
+                Kind.REMOVED if covered else Kind.NOT_COVERED,
+                (i,),
+                (),
+                None,
+                1.0,
+                0.0,
+                "no counterpart in the new version"
+                if covered
+                else f"outside what the new source covers ({new.coverage.description})",
+                tuple(ExampleChange("removed", e.text, None) for e in ra.examples),
+            )
+        )
+    changes.sort(key=_order_key)
+    return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
+
+
+def _paired(
+    ra: Rule,
+    rb: Rule,
+    p: Pair,
+    in_order: bool,
+    number_map: dict[str, str | list[str]],
+    inferred: dict[str, tuple[str, float]],
+) -> Change:
+    ex = _examples(ra.examples, rb.examples, number_map)
+    text_nature = nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
+    nature = _worst(
+        text_nature,
+        *(e.nature for e in ex),
+        *(Nature.SUBSTANTIVE for e in ex if e.kind in ("added", "removed")),
+    )
+    sim = fuzz.ratio(ra.norm, rb.norm) / 100 if text_nature is not None else 1.0
+    if ra.number is None:
+        # An unnumbered keyword summary gets the number of what it aligned with.
+        inferred[ra.title or ra.key] = (str(rb.number), p.score)
+        kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
+        reason = f"number inferred from {p.reason}"
+    else:
+        if not in_order:
+            kind = Kind.MOVED_EDITED if nature else Kind.MOVED
+        elif ra.number != rb.number:
+            kind = Kind.RENUMBERED_EDITED if nature else Kind.RENUMBERED
+        else:
+            kind = Kind.EDITED if nature else Kind.UNCHANGED
+        reason = p.reason
+    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, text_nature is not None)
+
+
+def _order_key(ch: Change) -> tuple[int, int, int]:
+    # New-document order; removed nodes go where they were, after the node that preceded them.
+    if ch.new:
+        return (min(ch.new), 1, min(ch.old) if ch.old else -1)
+    return (-1, 0, min(ch.old))
+
+
+def _glossary(old: Document, new: Document, nmap: dict[str, str | list[str]]) -> list[GlossaryChange]:
+    def key(term: str) -> str:
+        return " ".join(term.casefold().replace("\u2019", "'").split())
+
+    bmap = {key(g.term): g for g in new.glossary}
+    used: set[str] = set()
+    out: list[GlossaryChange] = []
+    leftovers: list[GlossaryEntry] = []
+    for g in old.glossary:
+        h = bmap.get(key(g.term))
+        if h is None or key(g.term) in used:
+            leftovers.append(g)
+            continue
+        used.add(key(g.term))
+        n = nature_of(g.text, h.text, g.norm, h.norm, nmap)
+        out.append(GlossaryChange(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
+    free_b = [h for h in new.glossary if key(h.term) not in used]
+    for g in leftovers:
+        best = max(((fuzz.ratio(g.norm, h.norm), k) for k, h in enumerate(free_b)), default=(0.0, -1))
+        if best[0] >= 80:
+            h = free_b.pop(best[1])
+            n = nature_of(g.text, h.text, g.norm, h.norm, nmap) or Nature.SUBSTANTIVE
+            out.append(
+                GlossaryChange(Kind.EDITED, g, h, n, f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}")
+            )
+        elif new.coverage.glossary:
+            out.append(GlossaryChange(Kind.REMOVED, g, None, None, "term no longer in the glossary"))
+        else:
+            out.append(GlossaryChange(Kind.NOT_COVERED, g, None, None, "the new source has no glossary"))
+    for h in free_b:
+        if old.coverage.glossary:
+            out.append(GlossaryChange(Kind.ADDED, None, h, None, "new term"))
+        else:
+            out.append(GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
+    order_new = {key(h.term): k for k, h in enumerate(new.glossary)}
+    order_old = {key(g.term): k for k, g in enumerate(old.glossary)}
+
+    def position(c: GlossaryChange) -> tuple[int, int]:
+        if c.new is not None:
+            return (order_new[key(c.new.term)], 0)
+        assert c.old is not None
+        return (order_old.get(key(c.old.term), 0), 1)
+
+    out.sort(key=position)
+    return out

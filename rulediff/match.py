@@ -1,0 +1,298 @@
+"""Align two documents node by node: exact anchors, titles, parents' votes, siblings, similarity, one-to-one.
+
+The matcher only pairs nodes and says why; ``rulediff.changes`` turns the pairs into classified changes.
+Identity inside a document is the node's position (``Rule.key`` can repeat when a release publishes a
+number twice), so every map here is position -> position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from .model import Document, Rule
+from .numbering import Level, RuleNumber
+from .text import mask_references
+
+# Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
+# structure vouches for the pair (same parent mapping and same number, or the only candidate left).
+PAIR_CUTOFF = 62.0
+STRUCTURAL_CUTOFF = 35.0
+_UNNUMBERED = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Old node ``old`` (position in the old document) pairs with ``new``; ``score`` is 0..1."""
+
+    old: int
+    new: int
+    score: float
+    reason: str
+
+
+@dataclass(slots=True)
+class _Side:
+    doc: Document
+    rules: Sequence[Rule]
+    level: list[int]
+    key: list[str]  # exact comparison key: masked text + masked examples
+    body: list[str]  # masked text for similarity (a headed rule's body includes its children)
+    title: list[str]
+    parent: list[int]  # position of the parent node, -1 for none
+    children: list[list[int]] = field(default_factory=list)
+
+
+def _title_key(t: str | None) -> str:
+    return re.sub(r"[^\w]+", " ", (t or "").casefold()).strip()
+
+
+def _prepare(doc: Document) -> _Side:
+    rules = doc.rules
+    level = [_UNNUMBERED if r.number is None else int(r.number.level) for r in rules]
+    masked = [mask_references(r.norm) for r in rules]
+    key = [
+        f"{level[i] if level[i] != _UNNUMBERED else int(Level.RULE)}\x1f{masked[i]}\x1f"
+        + "\x1e".join(mask_references(e.norm) for e in r.examples)
+        for i, r in enumerate(rules)
+    ]
+    title = [_title_key(r.title) for r in rules]
+    pos: dict[RuleNumber, int] = {}
+    parent = [-1] * len(rules)
+    children: list[list[int]] = [[] for _ in rules]
+    for i, r in enumerate(rules):
+        if r.number is None:
+            continue
+        p = r.number.parent
+        while p is not None and p not in pos:
+            p = p.parent
+        if p is not None:
+            parent[i] = pos[p]
+            children[pos[p]].append(i)
+        pos.setdefault(r.number, i)
+    body = list(masked)
+    for i, r in enumerate(rules):
+        # A headed rule's own text is only its title; its substance is its children.
+        if r.title and children[i] and level[i] == int(Level.RULE):
+            body[i] = masked[i] + " " + " ".join(masked[c] for c in children[i])
+    return _Side(doc, rules, level, key, body, title, parent, children)
+
+
+class _Matcher:
+    def __init__(self, old: Document, new: Document) -> None:
+        self.a = _prepare(old)
+        self.b = _prepare(new)
+        self.a2b: dict[int, int] = {}
+        self.b2a: dict[int, int] = {}
+        self.score: dict[int, float] = {}
+        self.reason: dict[int, str] = {}
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+
+    def pair(self, i: int, j: int, score: float, reason: str) -> None:
+        self.a2b[i] = j
+        self.b2a[j] = i
+        self.score[i] = score
+        self.reason[i] = reason
+
+    def free_a(self) -> list[int]:
+        return [i for i in range(len(self.a.rules)) if i not in self.a2b]
+
+    def free_b(self) -> list[int]:
+        return [j for j in range(len(self.b.rules)) if j not in self.b2a]
+
+    def compatible(self, i: int, j: int) -> bool:
+        la, lb = self.a.level[i], self.b.level[j]
+        if la == _UNNUMBERED or lb == _UNNUMBERED:
+            return la == lb or int(Level.RULE) in (la, lb)
+        return la == lb
+
+    # -- passes ---------------------------------------------------------------------------------
+
+    def exact_unique(self) -> None:
+        """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
+        ca = Counter(self.a.key[i] for i in self.free_a())
+        cb = Counter(self.b.key[j] for j in self.free_b())
+        where_b = {self.b.key[j]: j for j in self.free_b() if cb[self.b.key[j]] == 1}
+        for i in self.free_a():
+            k = self.a.key[i]
+            if ca[k] == 1 and k in where_b:
+                self.pair(i, where_b[k], 1.0, "same text")
+
+    def titles(self) -> None:
+        """Headed rules, headings and sections pair by a title that is unique on both sides."""
+        for levels in ((int(Level.SECTION),), (int(Level.HEADING),), (int(Level.RULE), _UNNUMBERED)):
+            fa = [i for i in self.free_a() if self.a.title[i] and self.a.level[i] in levels]
+            fb = [j for j in self.free_b() if self.b.title[j] and self.b.level[j] in levels]
+            ca = Counter(self.a.title[i] for i in fa)
+            cb = Counter(self.b.title[j] for j in fb)
+            where_b = {self.b.title[j]: j for j in fb if cb[self.b.title[j]] == 1}
+            for i in fa:
+                t = self.a.title[i]
+                if ca[t] == 1 and t in where_b:
+                    j = where_b[t]
+                    sim = fuzz.ratio(self.a.body[i], self.b.body[j]) / 100
+                    self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
+
+    def parent_votes(self) -> None:
+        """An unpaired parent follows the majority of its paired children."""
+        changed = True
+        while changed:
+            changed = False
+            for i in self.free_a():
+                kids = self.a.children[i]
+                if not kids:
+                    continue
+                votes = Counter(self.b.parent[self.a2b[c]] for c in kids if c in self.a2b)
+                votes.pop(-1, None)
+                if not votes:
+                    continue
+                j, n = votes.most_common(1)[0]
+                if j in self.b2a or not self.compatible(i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
+                    continue
+                sim = fuzz.ratio(self.a.key[i], self.b.key[j]) / 100
+                self.pair(i, j, max(sim, 0.8), f"{n} of {len(kids)} children moved with it; text {sim:.2f}")
+                changed = True
+
+    def siblings(self) -> None:
+        """Under paired parents, unpaired children pair in order: identical texts first (there are
+        dozens of repeated sentences in a release), then the most similar."""
+        for i, j in sorted(self.a2b.items()):
+            ka = [c for c in self.a.children[i] if c not in self.a2b]
+            kb = [c for c in self.b.children[j] if c not in self.b2a]
+            if not ka or not kb:
+                continue
+            self._pair_in_order(ka, kb, "same text, same parent")
+            ka = [c for c in ka if c not in self.a2b]
+            kb = [c for c in kb if c not in self.b2a]
+            if ka and kb:
+                self._similar(ka, kb, STRUCTURAL_CUTOFF, "under the same parent", bonus_same_number=True)
+
+    def _pair_in_order(self, ka: list[int], kb: list[int], reason: str) -> None:
+        by_key: dict[str, list[int]] = defaultdict(list)
+        for j in kb:
+            by_key[self.b.key[j]].append(j)
+        seen: Counter[str] = Counter()
+        for i in ka:
+            k = self.a.key[i]
+            cands = by_key.get(k)
+            if cands and seen[k] < len(cands):
+                j = cands[seen[k]]
+                seen[k] += 1
+                if j not in self.b2a:
+                    self.pair(i, j, 1.0, reason)
+
+    def duplicates(self) -> None:
+        """Texts repeated within a release pair by order of position, among nodes of the same level
+        whose parents are paired to each other, or else in document order."""
+        fa, fb = self.free_a(), self.free_b()
+        ga: dict[str, list[int]] = defaultdict(list)
+        gb: dict[str, list[int]] = defaultdict(list)
+        for i in fa:
+            ga[self.a.key[i]].append(i)
+        for j in fb:
+            gb[self.b.key[j]].append(j)
+        for k, ia in ga.items():
+            jb = gb.get(k)
+            if not jb:
+                continue
+            for i in ia:
+                pi = self.a.parent[i]
+                want = self.a2b.get(pi, -2)
+                found = next((j for j in jb if j not in self.b2a and self.b.parent[j] == want), None)
+                if found is None and len(ia) == len(jb):
+                    found = next((j for j in jb if j not in self.b2a), None)
+                if found is not None:
+                    self.pair(i, found, 1.0, "same text; repeated text paired by parent and order")
+
+    def similarity(self) -> None:
+        """Everything left, by level: similarity with a cut-off, greedy one-to-one."""
+        levels = sorted({self.a.level[i] for i in self.free_a()})
+        for lv in levels:
+            fa = [i for i in self.free_a() if self.a.level[i] == lv]
+            if lv == _UNNUMBERED:
+                fb = [j for j in self.free_b() if self.b.level[j] in (int(Level.RULE), _UNNUMBERED)]
+            else:
+                fb = [j for j in self.free_b() if self.b.level[j] == lv]
+            if fa and fb:
+                self._similar(fa, fb, PAIR_CUTOFF, "similar text", bonus_same_number=False)
+
+    def _similar(self, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
+        qa = [self.a.body[i] for i in fa]
+        qb = [self.b.body[j] for j in fb]
+        cands: list[tuple[float, float, int, int]] = []
+        for x, i in enumerate(fa):
+            # One C-speed scan per row; rows are few (what the exact passes left over).
+            for _, s, y in process.extract(qa[x], qb, scorer=fuzz.ratio, score_cutoff=STRUCTURAL_CUTOFF, limit=None):
+                j = fb[y]
+                structural = self._structure(i, j)
+                if bonus_same_number and self.a.rules[i].number == self.b.rules[j].number:
+                    structural += 8
+                if s >= cutoff or (s >= STRUCTURAL_CUTOFF and structural >= 10):
+                    cands.append((s + structural, s, i, j))
+        cands.sort(key=lambda t: (-t[0], t[2], t[3]))
+        for total, s, i, j in cands:
+            if i in self.a2b or j in self.b2a:
+                continue
+            self.pair(
+                i, j, s / 100, f"{why}; text {s / 100:.2f}" + (f"; structure +{total - s:.0f}" if total > s else "")
+            )
+
+    def _structure(self, i: int, j: int) -> float:
+        """Bonus points for structural agreement: the parents are paired with each other, or the
+        neighbours before/after are."""
+        bonus = 0.0
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        if pa >= 0 and self.a2b.get(pa) == pb:
+            bonus += 10
+        if i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1:
+            bonus += 4
+        if self.a2b.get(i + 1) == j + 1 and j + 1 < len(self.b.rules):
+            bonus += 4
+        return bonus
+
+    def run(self) -> list[Pair]:
+        self.exact_unique()
+        self.titles()
+        self.parent_votes()
+        self.siblings()
+        self.duplicates()
+        self.exact_unique()
+        self.similarity()
+        self.parent_votes()
+        self.siblings()
+        return [Pair(i, j, round(self.score[i], 4), self.reason[i]) for i, j in sorted(self.a2b.items())]
+
+
+def match(old: Document, new: Document) -> list[Pair]:
+    """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``)."""
+    return _Matcher(old, new).run()
+
+
+def longest_increasing(values: Iterable[int]) -> set[int]:
+    """Indices (into ``values``) of one longest strictly increasing subsequence, O(n log n)."""
+    import bisect
+
+    vals = list(values)
+    tails: list[int] = []
+    tails_at: list[int] = []
+    prev = [-1] * len(vals)
+    for k, v in enumerate(vals):
+        p = bisect.bisect_left(tails, v)
+        if p == len(tails):
+            tails.append(v)
+            tails_at.append(k)
+        else:
+            tails[p] = v
+            tails_at[p] = k
+        prev[k] = tails_at[p - 1] if p else -1
+    out: set[int] = set()
+    k = tails_at[-1] if tails_at else -1
+    while k >= 0:
+        out.add(k)
+        k = prev[k]
+    return out
