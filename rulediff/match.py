@@ -21,7 +21,7 @@ from .text import mask_references
 # Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
 # structure vouches for the pair (same parent mapping and same number, or the only candidate left).
 PAIR_CUTOFF = 62.0
-STRUCTURAL_CUTOFF = 35.0
+STRUCTURAL_CUTOFF = 45.0
 _UNNUMBERED = 4
 
 

@@ -80,7 +80,7 @@ def normalize(text: str) -> str:
         s = _LOSSY_DASH.sub("-", s)
     # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...).
     s = " ".join(s.split())
-    if "-" in s:
+    if "-" in s and (" -" in s or "- " in s or "--" in s):
         s = _DASHES.sub("-", s)
     for p in _PUNCT_AFTER_SPACE:
         if p in s:

@@ -10,7 +10,7 @@ from ..errors import FormatError, ParseError
 from ..lint import lint as run_lint
 from ..model import Document
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
-from .base import Format, decode, split_lines
+from .base import Format, decode, lf_text
 
 # The one ordered table of parsers. On equal sniff scores the earlier row wins.
 FORMATS: dict[str, Format] = {
@@ -31,12 +31,13 @@ FORMATS: dict[str, Format] = {
 }
 
 MAX_BYTES = 200 * 1024 * 1024
+CERTAIN = 0.95
 
 
 def _text_or_none(data: bytes, source: str) -> str | None:
     """Decoded text with LF line breaks (so sniffers can anchor on ^), or None for non-text."""
     try:
-        return "\n".join(split_lines(decode(data, source).text))
+        return lf_text(decode(data, source).text)
     except ParseError:
         return None
 
@@ -44,8 +45,13 @@ def _text_or_none(data: bytes, source: str) -> str | None:
 def detect(data: bytes, source: str = "<input>") -> Format:
     """The format whose sniffer is most confident about ``data``; FormatError lists those tried."""
     text = _text_or_none(data, source)
-    scored = sorted(((f.sniff(data, text), i, f) for i, f in enumerate(FORMATS.values())), key=lambda t: (-t[0], t[1]))
-    best_score, _, best = scored[0]
+    best, best_score = next(iter(FORMATS.values())), -1.0
+    for f in FORMATS.values():
+        score = f.sniff(data, text)
+        if score > best_score:
+            best, best_score = f, score
+        if score >= CERTAIN:
+            break  # the table is ordered: a certain sniffer needs no runner-up
     if best_score < 0.5:
         if text is None:
             # Let the decoder explain what is wrong with the bytes (binary, truncated, empty).

@@ -99,13 +99,19 @@ def _decode_single_byte(data: bytes) -> tuple[str, str]:
     return data.decode("cp1252"), "cp1252"
 
 
-_LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r|\n")
+# Scanned left to right, so "\r\r\r\n" is two breaks, as the releases that contain it mean it.
+_LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r")
+
+
+def lf_text(text: str) -> str:
+    """``text`` with CR, CRLF and the CR CR LF of some 2019-2026 files all turned into LF, but U+2028
+    (which the 2026-08-19 re-release uses inside entries) left alone -- unlike ``str.splitlines``."""
+    return _LINE_BREAK.sub("\n", text) if "\r" in text else text
 
 
 def split_lines(text: str) -> list[str]:
-    """Split on CR, LF, CRLF and the CR CR LF of some 2019-2026 files, but not on U+2028 (which the
-    2026-08-19 re-release uses inside entries) — unlike ``str.splitlines``."""
-    return _LINE_BREAK.split(text)
+    """The lines of ``text`` under every line-ending convention (see :func:`lf_text`)."""
+    return lf_text(text).split("\n")
 
 
 def sha256(data: bytes) -> str:

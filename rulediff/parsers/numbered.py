@@ -29,7 +29,7 @@ class Paragraph:
 def is_wrapped(lines: list[str], start: int, end: int) -> bool:
     """Hard-wrapped releases (1999, 2001-02, late 2003-04) break paragraphs across lines."""
     nonblank = joined = 0
-    for i in range(start, min(end, start + 3000)):
+    for i in range(start, min(end, start + 800)):
         s = lines[i].strip()
         if not s:
             continue
@@ -79,7 +79,7 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
         for i in range(start, end):
             raw = lines[i]
             s = raw.strip()
-            if s and not UNDERLINE_RE.match(s):
+            if s and not (s[0] in "-=*" and UNDERLINE_RE.match(s)):
                 out.append(Paragraph(i + 1, s, raw[:1].isspace()))
         return out
     buf: list[str] = []

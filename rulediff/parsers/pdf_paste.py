@@ -35,7 +35,7 @@ def _is_rule_line(s: str) -> bool:
 def sniff(data: bytes, text: str | None) -> float:
     if text is None:
         return 0.0
-    lines = text.split("\n")
+    lines = text[:200000].split("\n")
     rules = sum(1 for ln in lines if _is_rule_line(ln))
     if rules < 5 or "\n100.1" in text[:200000] and re.search(r"^Glossary\s*$", text, re.M):
         return 0.0
