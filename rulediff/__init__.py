@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .changes import Alignment, Change, Kind, Nature, align
 from .errors import ArchiveError, FormatError, ParseError, RulediffError
 from .model import Coverage, Document, Example, GlossaryEntry, Rule, VersionInfo
 from .numbering import RuleNumber, find_references
@@ -18,18 +19,23 @@ def parse(path: str, format: str | None = None, *, lint: bool = False) -> Docume
 
 __all__ = [
     "FORMATS",
+    "Alignment",
     "ArchiveError",
+    "Change",
     "Coverage",
     "Document",
     "Example",
     "FormatError",
     "GlossaryEntry",
+    "Kind",
+    "Nature",
     "ParseError",
     "Rule",
     "RuleNumber",
     "RulediffError",
     "VersionInfo",
     "__version__",
+    "align",
     "detect",
     "find_references",
     "parse",

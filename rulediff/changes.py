@@ -9,9 +9,9 @@ from enum import StrEnum
 
 from rapidfuzz import fuzz
 
-from .match import Pair, longest_increasing, match
+from .match import Pair, covered, longest_increasing, match
 from .model import Document, Example, GlossaryEntry, Rule
-from .numbering import find_references
+from .numbering import RuleNumber, find_references
 from .text import mask_references, words
 
 DIFF_SCHEMA = "rulediff.diff/1"
@@ -102,6 +102,7 @@ class Alignment:
         out["examples_changed"] = sum(
             1
             for ch in self.changes
+            if ch.kind != Kind.NOT_COVERED
             for e in ch.examples
             if e.kind != "unchanged" and e.nature != Nature.TYPOGRAPHY_ONLY
         )
@@ -256,6 +257,10 @@ def _splits_and_merges(
         c, i = lost.best(wb, _level(rb))
         if c >= CONTAINMENT:
             splits.setdefault(i, [a2b[i]]).append(j)
+    siblings: dict[RuleNumber, list[int]] = {}
+    for k, rk in enumerate(old.rules):
+        if rk.number is not None and rk.number.parent is not None:
+            siblings.setdefault(rk.number.parent, []).append(k)
     for i, ra in enumerate(old.rules):
         if i in a2b:
             continue
@@ -265,16 +270,43 @@ def _splits_and_merges(
         c, j = gained.best(wa, _level(ra))
         if c >= CONTAINMENT:
             merges.setdefault(j, [b2a[j]]).append(i)
+        else:
+            folded = _folded_into_sibling(i, old, a2b, gained.bags, siblings)
+            if folded is not None:
+                merges.setdefault(folded, [b2a[folded]]).append(i)
     return splits, merges
 
 
+_STOP = frozenset("the and that this with from have their which into only under other those these".split())
+
+
+def _folded_into_sibling(
+    i: int, old: Document, a2b: dict[int, int], gained: dict[int, Counter[str]], siblings: dict[RuleNumber, list[int]]
+) -> int | None:
+    """A removed node whose gist went into an edited sibling: everything the sibling gained comes from
+    the removed node's words, including a telling word (2020-04-17 dropped sublayer 7d, "changes from
+    counters", and 7c became "Effects and counters that modify ...")."""
+    ra = old.rules[i]
+    if ra.number is None or ra.number.parent is None:
+        return None
+    words_a = set(words(ra.norm))
+    best: tuple[int, int] | None = None
+    for k in siblings.get(ra.number.parent, ()):
+        if k == i or k not in a2b:
+            continue
+        j = a2b[k]
+        got = gained.get(j)
+        if not got:
+            continue
+        telling = [w for w in got if len(w) >= 5 and w not in _STOP]
+        if telling and all(w in words_a for w in got) and all(w in words_a for w in telling):
+            dist = abs(k - i)
+            if best is None or dist < best[0]:
+                best = (dist, j)
+    return best[1] if best else None
+
+
 # --- the alignment ---------------------------------------------------------------------------------
-
-
-def _covered(doc: Document, r: Rule) -> bool:
-    if r.number is None:
-        return doc.coverage.complete or doc.coverage.covers_title(r.title or "")
-    return doc.coverage.covers(r.number)
 
 
 def align(old: Document, new: Document) -> Alignment:
@@ -293,6 +325,10 @@ def align(old: Document, new: Document) -> Alignment:
     for i, js in splits.items():
         if old.rules[i].number is not None:
             number_map[str(old.rules[i].number)] = [str(new.rules[j].number) for j in js]
+    for j, olds in merges.items():
+        for i in olds:
+            if old.rules[i].number is not None and new.rules[j].number is not None:
+                number_map.setdefault(str(old.rules[i].number), str(new.rules[j].number))
 
     numbered = [p for p in pairs if old.rules[p.old].number is not None]
     in_order = {numbered[k].old for k in longest_increasing(p.new for p in numbered)}
@@ -317,35 +353,33 @@ def align(old: Document, new: Document) -> Alignment:
     for j, rb in enumerate(new.rules):
         if j in b2a or j in split_new:
             continue
-        covered = _covered(old, rb)
+        seen = covered(old, rb)
         changes.append(
             Change(
-                Kind.ADDED if covered else Kind.NOT_COVERED,
+                Kind.ADDED if seen else Kind.NOT_COVERED,
                 (),
                 (j,),
                 None,
                 1.0,
                 0.0,
-                "new in this version"
-                if covered
-                else f"outside what the old source covers ({old.coverage.description})",
+                "new in this version" if seen else f"outside what the old source covers ({old.coverage.description})",
                 tuple(ExampleChange("added", None, e.text) for e in rb.examples),
             )
         )
     for i, ra in enumerate(old.rules):
         if i in a2b or i in merged_old:
             continue
-        covered = _covered(new, ra)
+        seen = covered(new, ra)
         changes.append(
             Change(
-                Kind.REMOVED if covered else Kind.NOT_COVERED,
+                Kind.REMOVED if seen else Kind.NOT_COVERED,
                 (i,),
                 (),
                 None,
                 1.0,
                 0.0,
                 "no counterpart in the new version"
-                if covered
+                if seen
                 else f"outside what the new source covers ({new.coverage.description})",
                 tuple(ExampleChange("removed", e.text, None) for e in ra.examples),
             )

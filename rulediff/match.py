@@ -22,6 +22,13 @@ from .text import mask_references
 # structure vouches for the pair (same parent mapping and same number, or the only candidate left).
 PAIR_CUTOFF = 62.0
 STRUCTURAL_CUTOFF = 45.0
+# Rules and subrules with no structural support must be this similar: the rules are full of
+# boilerplate that differs only in a keyword ("Multiple instances of X are redundant.").
+LOOSE_CUTOFF = 62.0
+# Headings and sections are short titles: "Keyword Abilities" and "Linked Abilities" are 0.73 alike.
+TITLE_CUTOFF = 85.0
+# Two nodes that each lie outside what the other source covers pair only on near-identical text.
+OUTSIDE_CUTOFF = 90.0
 _UNNUMBERED = 4
 
 
@@ -82,10 +89,26 @@ def _prepare(doc: Document) -> _Side:
     return _Side(doc, rules, level, key, body, title, parent, children)
 
 
+def covered(doc: Document, r: Rule) -> bool:
+    """Could ``doc`` contain ``r`` at all (by its coverage)? Unnumbered nodes are judged by title."""
+    if r.number is None:
+        # A keyword summary belongs under 702 (abilities) or 701 (actions) wherever it is numbered.
+        home = _KEYWORD_HOME.get(r.category or "")
+        if home is not None and doc.coverage.covers(home):
+            return True
+        return doc.coverage.complete or doc.coverage.covers_title(r.title or "")
+    return doc.coverage.covers(r.number)
+
+
+_KEYWORD_HOME = {"keyword ability": RuleNumber(7, 702), "keyword action": RuleNumber(7, 701)}
+
+
 class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
         self.a = _prepare(old)
         self.b = _prepare(new)
+        self.a_seen_by_b = [covered(new, r) for r in old.rules]
+        self.b_seen_by_a = [covered(old, r) for r in new.rules]
         self.a2b: dict[int, int] = {}
         self.b2a: dict[int, int] = {}
         self.score: dict[int, float] = {}
@@ -155,6 +178,11 @@ class _Matcher:
                 if j in self.b2a or not self.compatible(i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
                     continue
                 sim = fuzz.ratio(self.a.key[i], self.b.key[j]) / 100
+                ta, tb = self.a.title[i], self.b.title[j]
+                weak = n * 2 < len(kids) and (n < 2 or (ta and tb and ta != tb))
+                if weak and sim < 0.6:
+                    # One stray child (or two under differently named rules) is not a majority vote.
+                    continue
                 self.pair(i, j, max(sim, 0.8), f"{n} of {len(kids)} children moved with it; text {sim:.2f}")
                 changed = True
 
@@ -219,7 +247,10 @@ class _Matcher:
             else:
                 fb = [j for j in self.free_b() if self.b.level[j] == lv]
             if fa and fb:
-                self._similar(fa, fb, PAIR_CUTOFF, "similar text", bonus_same_number=False)
+                cutoff = (
+                    TITLE_CUTOFF if lv <= int(Level.HEADING) else PAIR_CUTOFF if lv == _UNNUMBERED else LOOSE_CUTOFF
+                )
+                self._similar(fa, fb, cutoff, "similar text", bonus_same_number=False)
 
     def _similar(self, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
         qa = [self.a.body[i] for i in fa]
@@ -232,6 +263,12 @@ class _Matcher:
                 structural = self._structure(i, j)
                 if bonus_same_number and self.a.rules[i].number == self.b.rules[j].number:
                     structural += 8
+                if structural < 10 and self._names_disagree(i, j):
+                    continue
+                if s < OUTSIDE_CUTOFF and not self.a_seen_by_b[i] and not self.b_seen_by_a[j]:
+                    # Neither side's source covers the other's node: only a near-identical text may
+                    # claim that one moved into the other (partial dumps of different sections).
+                    continue
                 if s >= cutoff or (s >= STRUCTURAL_CUTOFF and structural >= 10):
                     cands.append((s + structural, s, i, j))
         cands.sort(key=lambda t: (-t[0], t[2], t[3]))
@@ -241,6 +278,18 @@ class _Matcher:
             self.pair(
                 i, j, s / 100, f"{why}; text {s / 100:.2f}" + (f"; structure +{total - s:.0f}" if total > s else "")
             )
+
+    def _names_disagree(self, i: int, j: int) -> bool:
+        """The two texts sit under differently named rules and each names only its own ("... cards with
+        morph" under Morph, "... for more information" under Cloak): boilerplate, not the same rule."""
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        if pa < 0 or pb < 0:
+            return False
+        ta, tb = self.a.title[pa], self.b.title[pb]
+        if not ta or not tb or ta == tb:
+            return False
+        text_a, text_b = self.a.body[i].casefold(), self.b.body[j].casefold()
+        return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
 
     def _structure(self, i: int, j: int) -> float:
         """Bonus points for structural agreement: the parents are paired with each other, or the
