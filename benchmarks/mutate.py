@@ -86,6 +86,10 @@ def _shift_letters(nodes: list[_Node], rule: RuleNumber, start: int, delta: int)
     _renumber(nodes, mapping)
 
 
+class _NothingToEditError(Exception):
+    """This kind of edit has nothing to work on in this document."""
+
+
 class Mutator:
     def __init__(self, doc: Document, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -102,6 +106,11 @@ class Mutator:
 
     def _pick(self, level: Level, under: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9)) -> int:
         cands = [k for k, n in enumerate(self.nodes) if n.number.level == level and n.number.section in under]
+        return self._choice(cands)
+
+    def _choice(self, cands: list[int]) -> int:
+        if not cands:
+            raise _NothingToEditError
         return self.rng.choice(cands)
 
     def _touch(self, n: _Node) -> None:
@@ -166,9 +175,9 @@ class Mutator:
         targets = [
             t
             for t, m in enumerate(self.nodes)
-            if m.number.level == Level.RULE and m.number.section != src.section and _children(self.nodes, m.number)
+            if m.number.level == Level.RULE and m.number.heading != src.heading and _children(self.nodes, m.number)
         ]
-        t = self.rng.choice(targets)
+        t = self._choice(targets)
         last = self.nodes[_children(self.nodes, self.nodes[t].number)[-1]].number
         dest = self.nodes[t].number.with_letters(letters_at(letter_index(last.letters) + 1))
         mapping = {src: dest}
@@ -195,8 +204,10 @@ class Mutator:
         headings = [
             m.number
             for m in self.nodes
-            if m.number.level == Level.HEADING and m.number.section != src.section and m.number.heading in with_rules
+            if m.number.level == Level.HEADING and m.number.heading != src.heading and m.number.heading in with_rules
         ]
+        if not headings:
+            raise _NothingToEditError
         dest = self.rng.choice(headings)
         assert dest.heading is not None
         new_rule = max(m.number.rule or 0 for m in self.nodes if m.number.heading == dest.heading) + 1
@@ -220,7 +231,7 @@ class Mutator:
         from rulediff.numbering import letter_index
 
         cands = [k for k, n in enumerate(self.nodes) if n.number.level == Level.SUBRULE and n.text.count(". ") >= 2]
-        k = self.rng.choice(cands)
+        k = self._choice(cands)
         n = self.nodes[k]
         sentences = n.text.split(". ")
         cut = max(1, len(sentences) // 2)
@@ -245,7 +256,7 @@ class Mutator:
             and self.nodes[k + 1].number.parent == self.nodes[k].number.parent
             and len(self.nodes[k].text) + len(self.nodes[k + 1].text) > 120
         ]
-        k = self.rng.choice(cands)
+        k = self._choice(cands)
         a, b = self.nodes[k], self.nodes.pop(k + 1)
         a.text = f"{a.text} {b.text}"
         a.examples += b.examples
@@ -293,7 +304,10 @@ class Mutator:
 
     def run(self, n_edits: int) -> Mutated:
         for _ in range(n_edits):
-            getattr(self, self.rng.choice(self.EDITS))()
+            try:
+                getattr(self, self.rng.choice(self.EDITS))()
+            except _NothingToEditError:
+                self.log.append("skipped: nothing to edit that way")
         rules: list[Rule] = []
         truth: set[tuple[int, int]] = set()
         numbered = [k for k, r in enumerate(self.doc.rules) if r.number is not None]

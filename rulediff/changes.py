@@ -248,6 +248,7 @@ def _splits_and_merges(
     gained = _Pool(
         {j: _bag(new.rules[j]) - _bag(old.rules[i]) for i, j in edited}, {j: _level(new.rules[j]) for _, j in edited}
     )
+    old_siblings, new_siblings = _siblings(old), _siblings(new)
     for j, rb in enumerate(new.rules):
         if j in b2a:
             continue
@@ -255,12 +256,9 @@ def _splits_and_merges(
         if sum(wb.values()) < 6:
             continue
         c, i = lost.best(wb, _level(rb))
-        if c >= CONTAINMENT:
-            splits.setdefault(i, [a2b[i]]).append(j)
-    siblings: dict[RuleNumber, list[int]] = {}
-    for k, rk in enumerate(old.rules):
-        if rk.number is not None and rk.number.parent is not None:
-            siblings.setdefault(rk.number.parent, []).append(k)
+        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, new_siblings)
+        if source is not None:
+            splits.setdefault(source, [a2b[source]]).append(j)
     for i, ra in enumerate(old.rules):
         if i in a2b:
             continue
@@ -271,7 +269,7 @@ def _splits_and_merges(
         if c >= CONTAINMENT:
             merges.setdefault(j, [b2a[j]]).append(i)
         else:
-            folded = _folded_into_sibling(i, old, a2b, gained.bags, siblings)
+            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, old_siblings)
             if folded is not None:
                 merges.setdefault(folded, [b2a[folded]]).append(i)
     return splits, merges
@@ -280,30 +278,43 @@ def _splits_and_merges(
 _STOP = frozenset("the and that this with from have their which into only under other those these".split())
 
 
-def _folded_into_sibling(
-    i: int, old: Document, a2b: dict[int, int], gained: dict[int, Counter[str]], siblings: dict[RuleNumber, list[int]]
+def _absorbed_by_sibling(
+    x: int,
+    doc: Document,
+    partner: dict[int, int],
+    delta: dict[int, Counter[str]],
+    siblings: dict[RuleNumber, list[int]],
 ) -> int | None:
-    """A removed node whose gist went into an edited sibling: everything the sibling gained comes from
-    the removed node's words, including a telling word (2020-04-17 dropped sublayer 7d, "changes from
-    counters", and 7c became "Effects and counters that modify ...")."""
-    ra = old.rules[i]
-    if ra.number is None or ra.number.parent is None:
+    """An unpaired node whose gist went into (or came out of) an edited sibling: everything the
+    sibling's counterpart gained (lost) is among this node's words, including a telling word. Returns
+    that counterpart. 2020-04-17 dropped sublayer 7d, "changes from counters", and 7c became "Effects
+    and counters that modify ..." -- a merge; read backwards, the same rule finds the split."""
+    rx = doc.rules[x]
+    if rx.number is None or rx.number.parent is None:
         return None
-    words_a = set(words(ra.norm))
+    own = set(words(rx.norm))
     best: tuple[int, int] | None = None
-    for k in siblings.get(ra.number.parent, ()):
-        if k == i or k not in a2b:
+    for k in siblings.get(rx.number.parent, ()):
+        if k == x or k not in partner:
             continue
-        j = a2b[k]
-        got = gained.get(j)
-        if not got:
+        other = partner[k]
+        moved = delta.get(other)
+        if not moved:
             continue
-        telling = [w for w in got if len(w) >= 5 and w not in _STOP]
-        if telling and all(w in words_a for w in got) and all(w in words_a for w in telling):
-            dist = abs(k - i)
+        telling = [w for w in moved if len(w) >= 5 and w not in _STOP]
+        if telling and all(w in own for w in moved):
+            dist = abs(k - x)
             if best is None or dist < best[0]:
-                best = (dist, j)
+                best = (dist, other)
     return best[1] if best else None
+
+
+def _siblings(doc: Document) -> dict[RuleNumber, list[int]]:
+    out: dict[RuleNumber, list[int]] = {}
+    for k, r in enumerate(doc.rules):
+        if r.number is not None and r.number.parent is not None:
+            out.setdefault(r.number.parent, []).append(k)
+    return out
 
 
 # --- the alignment ---------------------------------------------------------------------------------

@@ -318,8 +318,18 @@ class _Matcher:
 
 
 def match(old: Document, new: Document) -> list[Pair]:
-    """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``)."""
-    return _Matcher(old, new).run()
+    """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
+
+    The passes are greedy, so they run in one canonical orientation (by content hash) and the result
+    is inverted when asked the other way round: aligning A->B and B->A gives inverse maps."""
+    if _orientation(old) <= _orientation(new):
+        return _Matcher(old, new).run()
+    flipped = _Matcher(new, old).run()
+    return sorted((Pair(p.new, p.old, p.score, p.reason) for p in flipped), key=lambda p: p.old)
+
+
+def _orientation(doc: Document) -> tuple[str, str, int]:
+    return (doc.version.sha256, doc.version.label, len(doc.rules))
 
 
 def longest_increasing(values: Iterable[int]) -> set[int]:
