@@ -4,6 +4,7 @@ the nature of an edit (substantive, references only, typography only); examples 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -395,7 +396,7 @@ def align(old: Document, new: Document) -> Alignment:
                 tuple(ExampleChange("removed", e.text, None) for e in ra.examples),
             )
         )
-    changes.sort(key=_order_key)
+    changes.sort(key=_order_key(a2b))
     return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
 
 
@@ -431,11 +432,25 @@ def _paired(
     return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, text_nature is not None)
 
 
-def _order_key(ch: Change) -> tuple[int, int, int]:
-    # New-document order; removed nodes go where they were, after the node that preceded them.
-    if ch.new:
-        return (min(ch.new), 1, min(ch.old) if ch.old else -1)
-    return (-1, 0, min(ch.old))
+def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:
+    """New-document order; a removed node goes where it was: right after the new counterpart of the
+    nearest paired node before it."""
+    paired_before: list[int] = []
+    last = -1
+    top = max(a2b, default=-1)
+    for i in range(top + 1):
+        if i in a2b:
+            last = a2b[i]
+        paired_before.append(last)
+
+    def key(ch: Change) -> tuple[int, int, int]:
+        if ch.new:
+            return (min(ch.new), 0, min(ch.old) if ch.old else -1)
+        i = min(ch.old)
+        anchor = paired_before[min(i, top)] if top >= 0 else -1
+        return (anchor, 1, i)
+
+    return key
 
 
 def _glossary(old: Document, new: Document, nmap: dict[str, str | list[str]]) -> list[GlossaryChange]:

@@ -7,13 +7,18 @@ import sys
 import traceback
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from . import __version__
+from .changes import align
 from .errors import RulediffError
+from .model import Document
+from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
+from .report import to_html, to_json, to_markdown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +132,72 @@ def lint(file: str, fmt: str | None, strict: bool) -> None:
     click.echo(f"{len(doc.warnings)} finding(s) in {file} ({doc.version.format})", err=True)
     if strict and doc.warnings:
         sys.exit(3)
+
+
+_DIFF_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".md": "md", ".markdown": "md"}
+
+
+@main.command()
+@click.argument("old", type=str)
+@click.argument("new", type=str)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write here instead of stdout.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "json", "md"]),
+    help="Output format (default: from the -o extension, else md).",
+)
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("--old-format", type=click.Choice(sorted(FORMATS)), help="Parser for OLD (default: detect).")
+@click.option("--new-format", type=click.Choice(sorted(FORMATS)), help="Parser for NEW (default: detect).")
+@_guard
+def diff(
+    old: str, new: str, output: str | None, fmt: str | None, force: bool, old_format: str | None, new_format: str | None
+) -> None:
+    """Show what changed from OLD to NEW: renumbering followed, typography and reference noise apart.
+
+    OLD and NEW are files in any supported format, or versions in the archive named by effective
+    date or label.
+
+    \b
+    Examples:
+      rulediff diff cr-20250919.txt cr-20251114.txt -o changes.html
+      rulediff diff cr-20110204.txt cr-20260116.txt --format json > 2011-2026.json
+      rulediff diff 2011-02-04 2026-01-16 -o notes.md
+    """
+    if output is not None:
+        check_target(output, force)
+    kind = fmt or (_DIFF_FORMATS.get(Path(output).suffix.lower(), "md") if output else "md")
+    a = load_document(old, old_format)
+    b = load_document(new, new_format)
+    al = align(a, b)
+    text = {"html": to_html, "json": to_json, "md": to_markdown}[kind](al)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, force=force)
+        s = al.summary()
+        click.echo(
+            f"wrote {output}: {len(al.substantive())} changes to read "
+            f"({s['edited_substantive']} edited, {s['added']} added, {s['removed']} removed, "
+            f"{s['moved'] + s['moved_edited']} moved, {s['renumbered'] + s['renumbered_edited']} renumbered)",
+            err=True,
+        )
+
+
+def load_document(ref: str, fmt: str | None) -> Document:
+    """A file path, or (when no such file exists) a version in the archive."""
+    p = Path(ref)
+    if p.exists() or fmt is not None or not _looks_like_version(ref):
+        return parse_file(ref, fmt)
+    from .archive import Archive, default_path
+
+    with Archive.open(default_path(), create=False) as arc:
+        return arc.document(ref)
+
+
+def _looks_like_version(ref: str) -> bool:
+    return "/" not in ref and "\\" not in ref and Path(ref).suffix.lower() not in (".txt", ".docx", ".html", ".md")
 
 
 @main.command()

@@ -8,13 +8,13 @@ number twice), so every map here is position -> position.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from .model import Document, Rule
+from .model import Coverage, Document, Rule
 from .numbering import Level, RuleNumber
 from .text import mask_references
 
@@ -91,22 +91,43 @@ def _prepare(doc: Document) -> _Side:
 
 def covered(doc: Document, r: Rule) -> bool:
     """Could ``doc`` contain ``r`` at all (by its coverage)? Unnumbered nodes are judged by title."""
-    if r.number is None:
+    return covers(doc.coverage, r.number, r.title, r.category)
+
+
+def covers(coverage: Coverage, number: RuleNumber | None, title: str | None, category: str | None) -> bool:
+    if number is None:
         # A keyword summary belongs under 702 (abilities) or 701 (actions) wherever it is numbered.
-        home = _KEYWORD_HOME.get(r.category or "")
-        if home is not None and doc.coverage.covers(home):
+        home = _KEYWORD_HOME.get(category or "")
+        if home is not None and coverage.covers(home):
             return True
-        return doc.coverage.complete or doc.coverage.covers_title(r.title or "")
-    return doc.coverage.covers(r.number)
+        return coverage.complete or coverage.covers_title(title or "")
+    return coverage.covers(number)
 
 
 _KEYWORD_HOME = {"keyword ability": RuleNumber(7, 702), "keyword action": RuleNumber(7, 701)}
 
 
+_CACHE: OrderedDict[int, tuple[Document, _Side]] = OrderedDict()
+
+
+def _prepared(doc: Document) -> _Side:
+    """``_prepare`` with a small cache: walking a series of releases aligns each one twice (as the
+    newer and then as the older), and documents are immutable."""
+    hit = _CACHE.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        _CACHE.move_to_end(id(doc))
+        return hit[1]
+    side = _prepare(doc)
+    _CACHE[id(doc)] = (doc, side)
+    while len(_CACHE) > 4:
+        _CACHE.popitem(last=False)
+    return side
+
+
 class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
-        self.a = _prepare(old)
-        self.b = _prepare(new)
+        self.a = _prepared(old)
+        self.b = _prepared(new)
         self.a_seen_by_b = [covered(new, r) for r in old.rules]
         self.b_seen_by_a = [covered(old, r) for r in new.rules]
         self.a2b: dict[int, int] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 # Subrule letters skip "l" and "o" (they read as 1 and 0); after "z" come "aa", "ab", ...
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -43,6 +43,10 @@ class RuleNumber:
     @classmethod
     def parse(cls, text: str) -> RuleNumber:
         """Parse ``"702.15b"``; a trailing period (``"702.15."``) is accepted. Raises ValueError."""
+        return _parse_cached(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> RuleNumber:
         s = text.strip()
         if s.endswith(".") and len(s) > 1:
             s = s[:-1]
@@ -129,6 +133,12 @@ class RuleNumber:
 
     def with_letters(self, letters: str) -> RuleNumber:
         return RuleNumber(self.section, self.heading, self.rule, letters)
+
+
+@lru_cache(maxsize=1 << 15)
+def _parse_cached(text: str) -> RuleNumber:
+    # Numbers are immutable and repeat in every release: parse each spelling once.
+    return RuleNumber._parse(text)
 
 
 def letter_index(letters: str) -> int:

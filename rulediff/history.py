@@ -1,0 +1,193 @@
+"""The lineage of one rule across every archived version: its number there, its text, and what changed."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .archive import Archive, VersionRow
+from .errors import ArchiveError
+from .numbering import RuleNumber
+from .textdiff import word_diff
+
+
+@dataclass(slots=True)
+class Step:
+    """The rule as one version has it."""
+
+    version: VersionRow
+    number: str | None
+    title: str | None
+    text: str
+    examples: list[str]
+    change: str  # "first seen", "unchanged", "renumbered", "edited", ...
+    nature: str | None
+    previous_number: str | None
+    diff: list[Any] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class History:
+    lineage: int
+    query: str
+    steps: list[Step]
+    edges: list[dict[str, Any]]
+    gone_after: VersionRow | None
+
+    @property
+    def title(self) -> str:
+        for s in reversed(self.steps):
+            if s.title:
+                return s.title
+        return self.steps[-1].number or self.query if self.steps else self.query
+
+    def numbers(self) -> list[tuple[str, str, str]]:
+        """(number, first version label, last version label) for each stretch under one number."""
+        out: list[tuple[str, str, str]] = []
+        for s in self.steps:
+            n = s.number or "(unnumbered)"
+            if out and out[-1][0] == n:
+                out[-1] = (n, out[-1][1], s.version.label)
+            else:
+                out.append((n, s.version.label, s.version.label))
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "schema": "rulediff.history/1",
+            "lineage": self.lineage,
+            "query": self.query,
+            "title": self.title,
+            "numbers": [{"number": n, "from": a, "to": b} for n, a, b in self.numbers()],
+            "versions": [
+                {
+                    "label": s.version.label,
+                    "date": s.version.date,
+                    "number": s.number,
+                    "title": s.title,
+                    "change": s.change,
+                    "nature": s.nature,
+                    "previous_number": s.previous_number,
+                    "text": s.text,
+                    "examples": s.examples,
+                    "diff": s.diff,
+                }
+                for s in self.steps
+            ],
+            "edges": self.edges,
+            "gone_after": self.gone_after.label if self.gone_after else None,
+        }
+
+
+def find_lineage(arc: Archive, query: str, as_of: str | None = None) -> int:
+    """The lineage a user means: a rule number (in the version in force ``as_of``, or the latest that
+    has it), a keyword or section title, or failing those the best full-text hit."""
+    versions = arc.versions()
+    if not versions:
+        raise ArchiveError("the archive is empty; add versions with 'rulediff archive add'", source=str(arc.path))
+    pool = [arc.version_before(as_of)] if as_of else list(reversed(versions))
+    number = RuleNumber.try_parse(query)
+    for v in pool:
+        if number is not None:
+            row = arc.db.execute(
+                "SELECT lineage FROM rules WHERE version_id = ? AND number = ? ORDER BY pos LIMIT 1",
+                (v.id, str(number)),
+            ).fetchone()
+        else:
+            row = arc.db.execute(
+                "SELECT r.lineage FROM rules r JOIN bodies b ON b.id = r.body_id"
+                " WHERE r.version_id = ? AND lower(b.title) = lower(?) ORDER BY r.pos LIMIT 1",
+                (v.id, query.strip()),
+            ).fetchone()
+        if row is not None and row[0] is not None:
+            return int(row[0])
+    if number is None:
+        hits = arc.search(query, limit=5)
+        if hits:
+            return int(hits[0]["lineage"])
+    where = f" in force on {as_of}" if as_of else " in any archived version"
+    raise ArchiveError(f"no rule {query!r}{where}", source=str(arc.path))
+
+
+def history(arc: Archive, query: str, as_of: str | None = None) -> History:
+    lineage = find_lineage(arc, query, as_of)
+    versions = arc.versions()
+    order = {v.id: k for k, v in enumerate(versions)}
+    rows = arc.db.execute(
+        "SELECT r.version_id, r.pos, r.number, b.title, b.text, b.examples FROM rules r"
+        " JOIN bodies b ON b.id = r.body_id WHERE r.lineage = ?",
+        (lineage,),
+    ).fetchall()
+    rows.sort(key=lambda r: (order[r[0]], r[1]))
+    steps: list[Step] = []
+    prev: tuple[int, int, str | None, str] | None = None
+    for vid, pos, number, title, text, examples in rows:
+        v = versions[order[vid]]
+        change, nature = "first seen", None
+        diff: list[Any] = []
+        if prev is not None:
+            change, nature = _kind_between(arc, prev[0], vid, prev[1], pos)
+            if prev[3] != text:
+                diff = [[int(p.op), p.text] for p in word_diff(prev[3], text)]
+        steps.append(
+            Step(
+                v,
+                number,
+                title,
+                text,
+                [e[0] for e in json.loads(examples)] if examples else [],
+                change,
+                nature,
+                prev[2] if prev else None,
+                diff,
+            )
+        )
+        prev = (vid, pos, number, text)
+    edges = [
+        {"from": a, "to": b, "version": versions[order[vid]].label if vid in order else None, "kind": kind}
+        for a, b, vid, kind in arc.db.execute(
+            "SELECT from_lineage, to_lineage, version_id, kind FROM lineage_edges"
+            " WHERE from_lineage = ? OR to_lineage = ?",
+            (lineage, lineage),
+        )
+    ]
+    last = order[rows[-1][0]] if rows else -1
+    gone = (
+        versions[last + 1]
+        if 0 <= last < len(versions) - 1 and _covers_later(arc, rows[-1], versions[last + 1])
+        else None
+    )
+    return History(lineage, query, steps, edges, gone)
+
+
+def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:
+    row = arc.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+    if row is None:
+        return ("reappears", None)
+    for kind, old, new, nature, *_ in json.loads(zlib.decompress(row[0]))["changes"]:
+        if i in old and j in new:
+            return (kind, nature)
+    return ("reappears", None)
+
+
+def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> bool:
+    """Is the lineage really gone in the next version, or does that version simply not cover it?"""
+    from .match import covers
+
+    cov, _ = arc._light(nxt.id)
+    number = RuleNumber.try_parse(last_row[2]) if last_row[2] else None
+    return covers(cov, number, last_row[3], None)
+
+
+def show(arc: Archive, number: str, as_of: str | None = None) -> tuple[VersionRow, Any]:
+    """The rule as it read in the version in force on ``as_of`` (default: the latest)."""
+    v = arc.version_before(as_of) if as_of else arc.versions()[-1] if arc.versions() else None
+    if v is None:
+        raise ArchiveError("the archive is empty", source=str(arc.path))
+    doc = arc.document(v.id)
+    rule = doc.get(number)
+    if rule is None:
+        raise ArchiveError(f"no rule {number} in {v.label}", source=str(arc.path))
+    return v, rule

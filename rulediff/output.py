@@ -1,0 +1,39 @@
+"""Write outputs safely: the target's folder must exist, an existing file is replaced only when asked, and
+the bytes land atomically (written beside the target, then renamed), so no half-written file remains."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import OutputError
+
+
+def check_target(path: str | os.PathLike[str], force: bool) -> Path:
+    p = Path(path)
+    if p.is_dir():
+        raise OutputError("is a directory; expected an output file name", source=str(p))
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"folder {str(parent)!r} does not exist", source=str(p))
+    if p.exists() and not force:
+        raise OutputError("already exists; use --force to replace it", source=str(p))
+    return p
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
+    """Write ``data`` to ``path`` all at once or not at all."""
+    p = check_target(path, force)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=str(p.parent if str(p.parent) else "."))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return p

@@ -1,0 +1,177 @@
+"""Turn Documents and Alignments into rows and back, so the archive can rebuild them without re-parsing or
+re-matching. Pure functions over plain tuples; the archive owns the SQL."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from .changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
+from .model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
+from .numbering import RuleNumber
+
+
+def rule_row(r: Rule) -> tuple[Any, ...]:
+    """(number, title, text, norm, examples, line, category, notes, anchor, digest)"""
+    return (
+        str(r.number) if r.number is not None else None,
+        r.title,
+        r.text,
+        r.norm,
+        json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None,
+        r.line,
+        r.category,
+        json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None,
+        r.anchor,
+        r.digest,
+    )
+
+
+def rule_from_row(row: tuple[Any, ...]) -> Rule:
+    number, title, text, norm, examples, line, category, notes, anchor, digest = row
+    ex = tuple(Example(t, ln, n) for t, ln, n in json.loads(examples)) if examples else ()
+    return Rule(
+        RuleNumber.parse(number) if number is not None else None,
+        text,
+        line,
+        title,
+        ex,
+        norm,
+        digest,
+        category,
+        tuple(json.loads(notes)) if notes else (),
+        anchor,
+    )
+
+
+def coverage_json(c: Coverage) -> str:
+    return json.dumps(c.as_dict(), sort_keys=True)
+
+
+def coverage_from_json(s: str) -> Coverage:
+    d = json.loads(s)
+    return Coverage(
+        complete=d["complete"],
+        sections=tuple(d["sections"]),
+        headings=tuple(d["headings"]),
+        interval=(d["interval"][0], d["interval"][1]) if d["interval"] else None,
+        titles=tuple(d["titles"]),
+        glossary=d["glossary"],
+        description=d["description"],
+    )
+
+
+def document_from_parts(
+    version: dict[str, Any],
+    rules: list[tuple[Any, ...]],
+    glossary: list[tuple[str, str, int, str, str]],
+    extra: dict[str, Any],
+) -> Document:
+    eff = version["effective_date"]
+    return Document(
+        version=VersionInfo(
+            version["label"],
+            date.fromisoformat(eff) if eff else None,
+            version["source"],
+            version["format"],
+            version["sha256"],
+            version["era"],
+        ),
+        rules=tuple(rule_from_row(r) for r in rules),
+        glossary=tuple(GlossaryEntry(t, x, ln, tuple(json.loads(sn)), nm) for t, x, ln, sn, nm in glossary),
+        coverage=coverage_from_json(extra["coverage"]),
+        warnings=tuple(
+            ParseWarning(w["line"], w["message"], w["code"], Severity(w["severity"])) for w in extra["warnings"]
+        ),
+        introduction=extra.get("introduction", ""),
+        credits=extra.get("credits", ""),
+    )
+
+
+def document_extra(doc: Document) -> str:
+    return json.dumps(
+        {
+            "coverage": coverage_json(doc.coverage),
+            "warnings": [w.as_dict() for w in doc.warnings],
+            "introduction": doc.introduction,
+            "credits": doc.credits,
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+
+
+# --- alignments -----------------------------------------------------------------------------------
+
+
+def alignment_json(al: Alignment) -> str:
+    """Everything needed to rebuild the Alignment on top of its two Documents."""
+
+    def gl_pos(doc: Document, g: GlossaryEntry | None) -> int | None:
+        if g is None:
+            return None
+        return next(k for k, x in enumerate(doc.glossary) if x is g)
+
+    return json.dumps(
+        {
+            "changes": [
+                [
+                    ch.kind.value,
+                    list(ch.old),
+                    list(ch.new),
+                    ch.nature.value if ch.nature else None,
+                    ch.score,
+                    ch.similarity,
+                    ch.reason,
+                    [[e.kind, e.old, e.new, e.nature.value if e.nature else None] for e in ch.examples],
+                    ch.text_changed,
+                ]
+                for ch in al.changes
+            ],
+            "number_map": al.number_map,
+            "glossary": [
+                [
+                    g.kind.value,
+                    gl_pos(al.old, g.old),
+                    gl_pos(al.new, g.new),
+                    g.nature.value if g.nature else None,
+                    g.reason,
+                ]
+                for g in al.glossary
+            ],
+            "inferred": {k: list(v) for k, v in al.inferred.items()},
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
+    d = json.loads(s)
+    changes = [
+        Change(
+            Kind(kind),
+            tuple(o),
+            tuple(n),
+            Nature(nat) if nat else None,
+            score,
+            sim,
+            reason,
+            tuple(ExampleChange(ek, eo, en, Nature(enat) if enat else None) for ek, eo, en, enat in ex),
+            text_changed,
+        )
+        for kind, o, n, nat, score, sim, reason, ex, text_changed in d["changes"]
+    ]
+    glossary = [
+        GlossaryChange(
+            Kind(kind),
+            old.glossary[o] if o is not None else None,
+            new.glossary[n] if n is not None else None,
+            Nature(nat) if nat else None,
+            reason,
+        )
+        for kind, o, n, nat, reason in d["glossary"]
+    ]
+    inferred = {k: (v[0], v[1]) for k, v in d["inferred"].items()}
+    return Alignment(old, new, changes, d["number_map"], glossary, inferred)

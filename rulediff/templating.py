@@ -1,0 +1,53 @@
+"""Find the shipped templates and corpus (in a source checkout or an installed wheel) and make the Jinja
+environments: HTML with autoescape and StrictUndefined, Markdown with its own escaping."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+_HERE = Path(__file__).resolve().parent
+
+
+def shipped(name: str, marker: str) -> Path:
+    """The directory ``name`` (templates, corpus) inside the installed package, or at the top of a source
+    checkout; ``marker`` is a file it must contain."""
+    for base in (_HERE / name, _HERE.parent / name):
+        if (base / marker).is_file():
+            return base
+    raise FileNotFoundError(f"rulediff's {name}/ directory is missing (looked for {marker})")
+
+
+def template_dir() -> Path:
+    return shipped("templates", "diff.html.j2")
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def md_escape(text: object) -> str:
+    """Escape what Markdown would read as markup; rule text is data, not formatting."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+@lru_cache(maxsize=2)
+def environment(markdown: bool = False) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir())),
+        autoescape=not markdown,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_escape
+    env.globals["asset"] = asset
+    return env
+
+
+def asset(name: str) -> str:
+    """The text of a CSS or JS file to inline (reports are single self-contained files)."""
+    return (template_dir() / name).read_text(encoding="utf-8")

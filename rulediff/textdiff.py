@@ -1,0 +1,126 @@
+"""Word-level diff of raw rule text on top of diff-match-patch: words encoded as characters, semantic
+cleanup, no timeout (so the output is deterministic), references changed only by renumbering muted."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from diff_match_patch import diff_match_patch
+
+from .numbering import find_references
+from .text import normalize
+
+# Words, runs of spaces, and single punctuation marks are the units the reader sees change.
+# Rule numbers ("702.15b", "601.2b\u2013h") stay whole, so a renumbered reference is one change.
+_TOKEN = re.compile(
+    r"[1-9]\d{2}\.\d{1,3}[a-z]{0,2}(?:[\u2013-](?:\d{1,3}[a-z]{0,2}|[a-z]{1,2})\b)?|\w+(?:['\u2019]\w+)*|\s+|[^\w\s]"
+)
+
+
+class Op(IntEnum):
+    DELETE = -1
+    EQUAL = 0
+    INSERT = 1
+    # An equal-in-meaning stretch whose characters differ: typography, or a reference that only
+    # follows renumbering. Shown muted, not as an edit.
+    MUTED = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    op: Op
+    text: str
+    old: str = ""  # for MUTED: what the old text said there
+
+
+def _engine() -> diff_match_patch:
+    dmp = diff_match_patch()
+    dmp.Diff_Timeout = 0  # no deadline: the same inputs always give the same diff
+    return dmp
+
+
+def _encode(a: str, b: str) -> tuple[str, str, list[str]]:
+    """Map every distinct token to one private character, diff-match-patch's lines-to-chars trick
+    applied to words."""
+    table: dict[str, str] = {}
+    tokens: list[str] = []
+
+    def enc(s: str) -> str:
+        out = []
+        for tok in _TOKEN.findall(s):
+            ch = table.get(tok)
+            if ch is None:
+                ch = chr(0xE000 + len(tokens)) if len(tokens) < 6400 else chr(0xF0000 + len(tokens) - 6400)
+                table[tok] = ch
+                tokens.append(tok)
+            out.append(ch)
+        return "".join(out)
+
+    return enc(a), enc(b), tokens
+
+
+def _decode(chars: str, tokens: list[str]) -> str:
+    return "".join(tokens[(ord(c) - 0xE000) if ord(c) < 0xF0000 else (ord(c) - 0xF0000 + 6400)] for c in chars)
+
+
+def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:
+    """Diff ``old`` -> ``new`` word by word. Replaced stretches that are equal after normalisation
+    (typography) or that are references rewritten exactly as the number map says become MUTED."""
+    if old == new:
+        return [Piece(Op.EQUAL, new)] if new else []
+    dmp = _engine()
+    ea, eb, tokens = _encode(old, new)
+    diffs = dmp.diff_main(ea, eb, False)
+    dmp.diff_cleanupSemantic(diffs)
+    raw = [Piece(Op(op), _decode(chars, tokens)) for op, chars in diffs]
+    return _mute(raw, number_map or {})
+
+
+def _follows_map(old: str, new: str, number_map: dict[str, str | list[str]]) -> bool:
+    ra, rb = find_references(old), find_references(new)
+    if not ra or len(ra) != len(rb):
+        return False
+    for x, y in zip(ra, rb, strict=True):
+        if len(x.targets) != len(y.targets):
+            return False
+        for ta, tb in zip(x.targets, y.targets, strict=True):
+            mapped = number_map.get(str(ta), str(ta))
+            if str(tb) not in (mapped if isinstance(mapped, list) else [mapped]):
+                return False
+    return True
+
+
+def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]]) -> list[Piece]:
+    """Turn delete+insert pairs that mean the same into MUTED pieces; merge neighbours of one op."""
+    out: list[Piece] = []
+    k = 0
+    while k < len(pieces):
+        p = pieces[k]
+        nxt = pieces[k + 1] if k + 1 < len(pieces) else None
+        if p.op == Op.DELETE and nxt is not None and nxt.op == Op.INSERT:
+            same = normalize(p.text) == normalize(nxt.text)
+            ref = False
+            if not same and any(c.isdigit() for c in p.text + nxt.text):
+                # A reference needs its "rule" lead-in to be recognised: read the words before it,
+                # each side in its own words.
+                lead_old = "".join(q.old if q.op == Op.MUTED else q.text for q in out[-2:] if q.op != Op.INSERT)
+                lead_new = "".join(q.text for q in out[-2:] if q.op != Op.DELETE)
+                ref = _follows_map(lead_old[-40:] + p.text, lead_new[-40:] + nxt.text, number_map)
+            if same or ref:
+                out.append(Piece(Op.MUTED, nxt.text, p.text))
+                k += 2
+                continue
+        if out and out[-1].op == p.op and p.op != Op.MUTED:
+            out[-1] = Piece(p.op, out[-1].text + p.text)
+        else:
+            out.append(p)
+        k += 1
+    return out
+
+
+def as_pairs(pieces: list[Piece]) -> list[list[object]]:
+    """JSON form: ``[[op, text], ...]`` with op -1 (deleted), 0 (same), 1 (inserted); a muted piece is
+    ``[2, new text, old text]``."""
+    return [[int(p.op), p.text, p.old] if p.op == Op.MUTED else [int(p.op), p.text] for p in pieces]

@@ -1,0 +1,36 @@
+// Offline phrase search over the prebuilt index: which rule texts contain it, first and last seen.
+(function () {
+  "use strict";
+  var data = window.RULEDIFF_INDEX || { versions: [], entries: [] };
+  var input = document.querySelector("#search input[name=q]");
+  var out = document.getElementById("results");
+  var status = document.getElementById("status");
+  var lower = data.entries.map(function (e) { return e[0].toLowerCase(); });
+  function run() {
+    var q = input.value.trim().toLowerCase();
+    out.textContent = "";
+    if (q.length < 2) { status.textContent = ""; return; }
+    var hits = 0;
+    for (var i = 0; i < lower.length && hits < 200; i += 1) {
+      if (lower[i].indexOf(q) < 0) { continue; }
+      var e = data.entries[i];
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = "rules/" + e[2] + ".html";
+      a.textContent = e[1] || "(unnumbered)";
+      var span = document.createElement("span");
+      span.className = "counts";
+      span.textContent = " " + data.versions[e[3]] + (e[4] !== e[3] ? " \u2013 " + data.versions[e[4]] : "");
+      var p = document.createElement("p");
+      p.textContent = e[0];
+      li.appendChild(a);
+      li.appendChild(span);
+      li.appendChild(p);
+      out.appendChild(li);
+      hits += 1;
+    }
+    status.textContent = hits + (hits === 200 ? "+" : "") + " texts";
+  }
+  input.addEventListener("input", run);
+  if (location.hash.length > 1) { input.value = decodeURIComponent(location.hash.slice(1)); run(); }
+})();
