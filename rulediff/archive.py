@@ -169,10 +169,11 @@ def sort_date_of(effective: str | None, era: str | None) -> str:
     """A sortable day for a version: its effective date, or the start of its era ("2011-2014" -> 2011-01-01)."""
     if effective:
         return effective
-    m = re.search(r"(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?", era or "")
-    if not m:
-        return "9999-12-31"
-    return f"{m[1]}-{m[2] or '01'}-{m[3] or '01'}"
+    m = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?", (era or "").strip())
+    if m:
+        return f"{m[1]}-{m[2] or '01'}-{m[3] or '01'}"
+    first = re.search(r"\b(1[89]\d\d|20\d\d)\b", era or "")  # a range like "2011-2014": its start
+    return f"{first[1]}-01-01" if first else "9999-12-31"
 
 
 class Archive:

@@ -421,6 +421,9 @@ def _paired(
         inferred[ra.title or ra.key] = (str(rb.number), p.score)
         kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
         reason = f"number inferred from {p.reason}"
+    elif rb.number is None:
+        kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
+        reason = f"the new source gives no number; {p.reason}"
     else:
         if not in_order:
             kind = Kind.MOVED_EDITED if nature else Kind.MOVED

@@ -59,14 +59,31 @@ def _guard(fn: F) -> F:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulediff")
 @click.option("--debug", is_flag=True, help="Show the full traceback when something fails.")
-def main(debug: bool) -> None:
+@click.option(
+    "--archive",
+    "archive_path",
+    envvar="RULEDIFF_ARCHIVE",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="The archive file (default ./rulediff.sqlite, or $RULEDIFF_ARCHIVE).",
+)
+@click.pass_context
+def main(ctx: click.Context, debug: bool, archive_path: str | None) -> None:
     """Archive every version of the Magic: The Gathering Comprehensive Rules and diff any two.
 
     \b
     Examples:
-      rulediff parse cr-20260116.txt
-      rulediff formats
+      rulediff report                      build the site from the shipped corpus
+      rulediff diff OLD.txt NEW.txt -o changes.html
+      rulediff history lifelink
+      rulediff search "mana burn"
     """
+    ctx.obj = {"archive": archive_path}
+
+
+def archive_path() -> str | None:
+    """The --archive given to the command line (None: the default)."""
+    obj = click.get_current_context().find_root().obj
+    return obj.get("archive") if isinstance(obj, dict) else None
 
 
 @main.command()
@@ -190,9 +207,9 @@ def load_document(ref: str, fmt: str | None) -> Document:
     p = Path(ref)
     if p.exists() or fmt is not None or not _looks_like_version(ref):
         return parse_file(ref, fmt)
-    from .archive import Archive, default_path
+    from .archive import Archive
 
-    with Archive.open(default_path(), create=False) as arc:
+    with Archive.open(archive_path(), create=False) as arc:
         return arc.document(ref)
 
 
@@ -211,3 +228,8 @@ def formats() -> None:
     width = max(len(n) for n in FORMATS)
     for name, f in FORMATS.items():
         click.echo(f"{name:<{width}}  {f.description}")
+
+
+from . import cli_archive  # noqa: E402  (registers the archive, history, search and report commands)
+
+__all__ = ["cli_archive", "main"]

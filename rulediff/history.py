@@ -182,12 +182,13 @@ def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> b
 
 
 def show(arc: Archive, number: str, as_of: str | None = None) -> tuple[VersionRow, Any]:
-    """The rule as it read in the version in force on ``as_of`` (default: the latest)."""
-    v = arc.version_before(as_of) if as_of else arc.versions()[-1] if arc.versions() else None
-    if v is None:
+    """The rule as it read in the version in force on ``as_of`` (default: the latest version that has it)."""
+    if not arc.versions():
         raise ArchiveError("the archive is empty", source=str(arc.path))
-    doc = arc.document(v.id)
-    rule = doc.get(number)
-    if rule is None:
-        raise ArchiveError(f"no rule {number} in {v.label}", source=str(arc.path))
-    return v, rule
+    pool = [arc.version_before(as_of)] if as_of else list(reversed(arc.versions()))
+    for v in pool:
+        rule = arc.document(v.id).get(number)
+        if rule is not None:
+            return v, rule
+    where = f"in {pool[0].label}" if as_of else "in any archived version"
+    raise ArchiveError(f"no rule {number} {where}", source=str(arc.path))

@@ -1,0 +1,272 @@
+"""The command line, part two: click only -- the archive, history, show, search and the site (report)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .archive import AddResult, Archive
+from .cli import _guard, archive_path, main
+from .corpus import Entry, entries, shipped_corpus
+from .errors import ArchiveError
+from .history import history as rule_history
+from .history import show as rule_show
+from .site import build_site
+from .templating import environment
+
+
+def _open(create: bool = True) -> Archive:
+    return Archive.open(archive_path(), create=create)
+
+
+def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
+    """Archive items with a progress bar; one line per file unless quiet."""
+    results: list[AddResult] = []
+    with click.progressbar(length=len(items), label="archiving", hidden=len(items) <= 3) as bar:
+
+        def done(entry: Entry, res: AddResult) -> None:
+            results.append(res)
+            bar.update(1)
+
+        arc.add_many(items, on_added=done)
+    if not quiet:
+        for res in results:
+            click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
+    return results
+
+
+@main.group()
+def archive() -> None:
+    """Keep every version in one SQLite file: add, list, remove, export.
+
+    \\b
+    Examples:
+      rulediff archive add ../shared/cr-corpus/txt
+      rulediff archive list
+      rulediff archive export > archive.jsonl
+    """
+
+
+@archive.command("add")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@_guard
+def archive_add(paths: tuple[str, ...]) -> None:
+    """Add files or folders (a folder's MANIFEST gives labels and eras). Re-adding is a no-op.
+
+    \\b
+    Examples:
+      rulediff archive add cr-20260116.txt
+      rulediff archive add corpus/ ../shared/cr-corpus/txt
+    """
+    for p in paths:
+        if not Path(p).exists():
+            raise ArchiveError("no such file or folder", source=p)
+    items = entries(list(paths))
+    if not items:
+        raise ArchiveError("no files to add", source=" ".join(paths))
+    with _open() as arc:
+        _add(arc, items)
+
+
+@archive.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per version.")
+@_guard
+def archive_list(as_json: bool) -> None:
+    """List archived versions: date, label, format, rules, changes since the previous one.
+
+    \\b
+    Example:
+      rulediff archive list
+    """
+    with _open(create=False) as arc:
+        versions = arc.versions()
+        summaries = arc.summaries()
+        prev = None
+        rows = []
+        for v in versions:
+            s = summaries.get((prev.id, v.id)) if prev else None
+            changes = (
+                sum(
+                    s.get(k, 0)
+                    for k in ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
+                )
+                if s
+                else None
+            )
+            rows.append((v, changes))
+            prev = v
+    if as_json:
+        for v, changes in rows:
+            click.echo(
+                json.dumps(
+                    {
+                        "date": v.date,
+                        "label": v.label,
+                        "format": v.format,
+                        "rules": v.rule_count,
+                        "changes": changes,
+                        "sha256": v.sha256,
+                    },
+                    sort_keys=True,
+                )
+            )
+        return
+    click.echo(f"{'date':<12} {'label':<34} {'format':<15} {'rules':>6} {'changes':>8}")
+    for v, changes in rows:
+        click.echo(
+            f"{v.date:<12} {v.label[:34]:<34} {v.format:<15} {v.rule_count:>6} {'' if changes is None else changes:>8}"
+        )
+
+
+@archive.command("remove")
+@click.argument("version")
+@_guard
+def archive_remove(version: str) -> None:
+    """Remove one version (by date, label or sha256 prefix); its neighbours are re-aligned.
+
+    \\b
+    Example:
+      rulediff archive remove 2026-08-07
+    """
+    with _open(create=False) as arc:
+        v = arc.remove(version)
+    click.echo(f"removed {v.label}")
+
+
+@archive.command("export")
+@_guard
+def archive_export() -> None:
+    """Every version and rule as JSON lines (type "version" then its "rule" records).
+
+    \\b
+    Example:
+      rulediff archive export > archive.jsonl
+    """
+    with _open(create=False) as arc:
+        for rec in arc.export():
+            click.echo(json.dumps(rec, ensure_ascii=False, sort_keys=True))
+
+
+@main.command()
+@click.argument("query")
+@click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
+@_guard
+def history(query: str, as_of: str | None, fmt: str) -> None:
+    """Every version in which a rule exists, its number there, and what changed.
+
+    QUERY is a rule number (702.15), a keyword or title (lifelink), or a phrase.
+
+    \\b
+    Examples:
+      rulediff history lifelink
+      rulediff history 702.13 --as-of 2011-02-04
+      rulediff history "mana burn" --format json
+    """
+    with _open(create=False) as arc:
+        h = rule_history(arc, query, as_of)
+    if fmt == "json":
+        click.echo(json.dumps(h.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    if fmt == "html":
+        click.echo(environment().get_template("history_cli.html.j2").render(h=h), nl=False)
+        return
+    click.echo(f"{h.title} (lineage {h.lineage})")
+    for number, first, last in h.numbers():
+        span = first if first == last else f"{first} .. {last}"
+        click.echo(f"  {number:<10} {span}")
+    for s in h.steps:
+        if s.change in ("unchanged", "renumbered") and not s.diff:
+            continue
+        click.echo(f"{s.version.label}: {s.number or '(unnumbered)'} {s.change}{f' ({s.nature})' if s.nature else ''}")
+        if s.diff:
+            click.echo("  " + "".join(f"[-{t}-]" if op == -1 else f"{{+{t}+}}" if op == 1 else t for op, t in s.diff))
+    if h.gone_after:
+        click.echo(f"gone from {h.gone_after.label}")
+
+
+@main.command()
+@click.argument("number")
+@click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
+@_guard
+def show(number: str, as_of: str | None) -> None:
+    """Print a rule (and its examples) as it read on a date.
+
+    \\b
+    Example:
+      rulediff show 702.15 --as-of 2015-01-01
+    """
+    with _open(create=False) as arc:
+        v, rule = rule_show(arc, number, as_of)
+    click.echo(f"{rule.number}{'.' if rule.number and not rule.number.letters else ''} {rule.text}")
+    for e in rule.examples:
+        click.echo(f"  {e.text}")
+    click.echo(f"-- {v.label}", err=True)
+
+
+@main.command()
+@click.argument("phrase")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
+@_guard
+def search(phrase: str, as_json: bool) -> None:
+    """Find a phrase in every archived version: which rules, first and last seen.
+
+    \\b
+    Example:
+      rulediff search "mana burn"
+    """
+    with _open(create=False) as arc:
+        hits = arc.search(phrase)
+    for h in hits:
+        if as_json:
+            click.echo(json.dumps(h, ensure_ascii=False, sort_keys=True))
+            continue
+        numbers = ", ".join(h["numbers"]) or "(unnumbered)"
+        seen = h["first_seen"] if h["first_seen"] == h["last_seen"] else f"{h['first_seen']} .. {h['last_seen']}"
+        click.echo(f"{numbers:<20} {seen:<40} {h['text'][:100]}")
+    if not hits:
+        click.echo(f"no archived rule contains {phrase!r}", err=True)
+
+
+@main.command()
+@click.argument("sources", nargs=-1, type=click.Path(path_type=str))
+@click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
+@_guard
+def report(sources: tuple[str, ...], output: str) -> None:
+    """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
+    empty), then write an index, one diff page per consecutive pair, one history page per rule and an
+    offline search page into OUTPUT. Rebuilds only rewrite what changed.
+
+    \\b
+    Examples:
+      rulediff report
+      rulediff report ../shared/cr-corpus/txt -o cr-site
+    """
+    for p in sources:
+        if not Path(p).exists():
+            raise ArchiveError("no such file or folder", source=p)
+    with _open() as arc:
+        items = entries(list(sources)) if sources else []
+        if not items and not arc.versions():
+            items = entries([str(shipped_corpus())])
+        if items:
+            _add(arc, items, quiet=True)
+        bar_state: dict[str, object] = {}
+
+        def progress(step: str, done: int, total: int) -> None:
+            bar = bar_state.get(step)
+            if bar is None:
+                bar = click.progressbar(length=max(total, 1), label=step)
+                bar.__enter__()
+                bar_state[step] = bar
+            bar.update(done - bar.pos)  # type: ignore[attr-defined]
+            if done >= total:
+                bar.__exit__(None, None, None)  # type: ignore[attr-defined]
+
+        stats = build_site(arc, output, progress=progress)
+    click.echo(
+        f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
+        f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"
+    )
