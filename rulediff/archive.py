@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .changes import Alignment, Kind, align
-from .corpus import Entry
 from .errors import ArchiveError, RulediffError
+from .manifest import Entry
 from .match import covers
 from .model import Coverage, Document
 from .numbering import RuleNumber

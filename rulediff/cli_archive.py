@@ -9,10 +9,10 @@ import click
 
 from .archive import AddResult, Archive
 from .cli import _guard, archive_path, main
-from .corpus import Entry, entries, shipped_corpus
 from .errors import ArchiveError
 from .history import history as rule_history
 from .history import show as rule_show
+from .manifest import Entry, entries, shipped_corpus
 from .site import build_site
 from .templating import environment
 

@@ -32,8 +32,16 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
             fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes the file private; give it the mode a plain open() would have.
+        os.chmod(tmp, p.stat().st_mode & 0o777 if p.exists() else 0o666 & ~_umask())
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return p
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
