@@ -42,8 +42,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _FOREIGN_ONLY = _FOREIGN - _ENGLISH
 
 
+# A junk file can produce a finding per line; past this many of one kind, one summary line stands in.
+MAX_PER_CODE = 100
+
+
 def lint(doc: Document) -> list[ParseWarning]:
-    """All findings for ``doc``, ordered by line."""
+    """All findings for ``doc``, ordered by line (at most MAX_PER_CODE of each kind, then a summary)."""
     out: list[ParseWarning] = []
     out.extend(_duplicates_letters_order(doc))
     out.extend(_gaps(doc))
@@ -52,7 +56,23 @@ def lint(doc: Document) -> list[ParseWarning]:
     out.extend(_heading_mismatch(doc))
     out.extend(_run_together(doc))
     out.sort(key=lambda w: (w.line, w.code, w.message))
-    return out
+    return _capped(out)
+
+
+def _capped(found: list[ParseWarning]) -> list[ParseWarning]:
+    counts: dict[str, int] = {}
+    kept: list[ParseWarning] = []
+    for w in found:
+        n = counts.get(w.code, 0) + 1
+        counts[w.code] = n
+        if n <= MAX_PER_CODE:
+            kept.append(w)
+    for code, n in sorted(counts.items()):
+        if n > MAX_PER_CODE:
+            last = max(w.line for w in kept if w.code == code)
+            kept.append(ParseWarning(last, f"... and {n - MAX_PER_CODE} more '{code}' findings not shown", code))
+    kept.sort(key=lambda w: (w.line, w.code, w.message))
+    return kept
 
 
 def _duplicates_letters_order(doc: Document) -> Iterator[ParseWarning]:

@@ -50,6 +50,25 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF-", "a PDF file (save the rules as text, or use the .txt or .docx edition)"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"PK\x03\x04", "a zip archive that is not a Word document"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+
+
+def _line_at(data: bytes, offset: int, unit: int = 1) -> int:
+    """1-based line of byte ``offset`` under CR, LF or CRLF endings (``unit`` 2 for UTF-16)."""
+    head = data[:offset]
+    if unit == 2:
+        head = head[::2] if head[:1] != b"\x00" else head[1::2]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
 @lru_cache(maxsize=4)
 def decode(data: bytes, source: str) -> Decoded:
     """Decode the bytes of a text release: BOMs, UTF-16 without BOM, UTF-8, cp1252 or Mac Roman.
@@ -58,6 +77,9 @@ def decode(data: bytes, source: str) -> Decoded:
     """
     if not data.strip(b" \t\r\n\x00"):
         raise ParseError("file is empty; expected Comprehensive Rules text", source=source, line=1)
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            raise ParseError(f"this is {what}, not Comprehensive Rules text", source=source, line=1)
     if data.startswith(codecs.BOM_UTF8):
         enc, body = "utf-8-sig", data
     elif data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
@@ -69,18 +91,27 @@ def decode(data: bytes, source: str) -> Decoded:
         try:
             text = body.decode(enc)
         except UnicodeDecodeError as e:
-            line = body[: e.start].count(b"\n" if enc.startswith("utf-8") else b"\n\x00") + 1
+            unit = 1 if enc.startswith("utf-8") else 2
+            line = _line_at(body, e.start, unit)
+            # (offsets after a BOM are counted without it, hence the slack)
+            if e.reason in ("unexpected end of data", "truncated data") and e.start >= len(body) - 7:
+                raise ParseError(
+                    f"file ends in the middle of a {enc.upper().replace('-SIG', '')} character (truncated file)",
+                    source=source,
+                    line=line,
+                ) from None
             raise ParseError(
-                f"invalid {enc} byte sequence at byte {e.start} (truncated or corrupt file)", source=source, line=line
+                f"invalid {enc} byte sequence at byte {e.start} (corrupt file)", source=source, line=line
             ) from None
     else:
         try:
             text, enc = data.decode("utf-8"), "utf-8"
         except UnicodeDecodeError as e:
             if e.start >= len(data) - 3 and e.reason == "unexpected end of data":
-                line = data[: e.start].count(b"\n") + data[: e.start].count(b"\r") + 1
                 raise ParseError(
-                    "file ends in the middle of a UTF-8 character (truncated file)", source=source, line=line
+                    "file ends in the middle of a UTF-8 character (truncated file)",
+                    source=source,
+                    line=_line_at(data, e.start),
                 ) from None
             text, enc = _decode_single_byte(data)
     if "\x00" in text or _control_ratio(text) > 0.01:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..errors import ParseError
 from ..model import Coverage, Example, ParseWarning, Rule
 from ..numbering import Level, RuleNumber
 
@@ -39,9 +40,15 @@ class TreeBuilder:
     """Collects nodes in document order; attaches examples and continuation paragraphs to the
     current node; records duplicates and ordering problems as warnings."""
 
-    def __init__(self) -> None:
+    # A real release repeats a number at most twice (published duplicates); a file that repeats one
+    # hundreds of times is not a release, and is refused before it costs time and memory.
+    MAX_REPEATS = 50
+
+    def __init__(self, source: str = "<input>") -> None:
+        self.source = source
         self._nodes: list[_Node] = []
         self.warnings: list[ParseWarning] = []
+        self._seen: dict[RuleNumber, list[int]] = {}
 
     @property
     def current(self) -> _Node | None:
@@ -52,6 +59,15 @@ class TreeBuilder:
 
     def rule(self, number: RuleNumber, text: str, line: int, *, anchor: str | None = None) -> None:
         # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
+        seen = self._seen.setdefault(number, [0, line])
+        seen[0] += 1
+        if seen[0] > self.MAX_REPEATS:
+            raise ParseError(
+                f"rule {number} appears more than {self.MAX_REPEATS} times (first at line {seen[1]}): "
+                "not a Comprehensive Rules document",
+                source=self.source,
+                line=line,
+            )
         self._nodes.append(_Node(number, [text] if text else [], line, anchor=anchor))
 
     def unnumbered(

@@ -15,7 +15,7 @@ from ..errors import ParseError
 from ..model import Coverage, Document, Example, ParseWarning, Rule, VersionInfo
 from ..numbering import RuleNumber
 from .base import Format, decode, sha256, split_lines
-from .build import looks_like_title
+from .build import TreeBuilder, looks_like_title
 
 _TYPES = {"string", "stringlengths", "listlengths", "list", "int64", "int32", "float64", "bool", "sequence", "null"}
 
@@ -56,10 +56,18 @@ def build_document(rows: Iterable[Row], *, source: str, data: bytes, fmt: str) -
     coverage is the interval of the rows' own string order."""
     warnings: list[ParseWarning] = []
     parsed: list[tuple[RuleNumber, Row]] = []
+    repeats: dict[RuleNumber, int] = {}
     for row in rows:
         num = RuleNumber.try_parse(row.number)
         if num is None:
             raise ParseError(f"{row.number!r} is not a rule number", source=source, line=row.line)
+        repeats[num] = repeats.get(num, 0) + 1
+        if repeats[num] > TreeBuilder.MAX_REPEATS:
+            raise ParseError(
+                f"rule {num} appears more than {TreeBuilder.MAX_REPEATS} times: not a Comprehensive Rules dataset",
+                source=source,
+                line=row.line,
+            )
         parsed.append((num, row))
     if not parsed:
         raise ParseError("no rows found; expected columns number, text, examples", source=source, line=1)

@@ -118,7 +118,7 @@ def parse(data: bytes, source: str) -> Document:
     credits_at = next((i for i in range(gloss_at or start, len(texts)) if texts[i].strip().lower() == "credits"), None)
     end = gloss_at if gloss_at is not None else credits_at if credits_at is not None else len(items)
     paras = [p for _, p in items[start:end]]
-    b = TreeBuilder()
+    b = TreeBuilder(source)
     read_body(paras, b, wrapped=False)
     rules, warns = b.build()
     glossary: list[GlossaryEntry] = []

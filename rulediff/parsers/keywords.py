@@ -82,7 +82,7 @@ def parse(data: bytes, source: str) -> Document:
         raise ParseError(
             "no keyword headings found (a short title line followed by its paragraph)", source=source, line=1
         )
-    b = TreeBuilder()
+    b = TreeBuilder(source)
     bounds = [*heads, len(lines)]
     for k, start in enumerate(heads):
         title = lines[start].strip()

@@ -185,7 +185,7 @@ def parse_lines(lines: list[str], *, source: str, sha: str, fmt: str) -> Documen
     lines = quirks.apply(lines, source)
     layout = locate(lines, source)
     wrapped = is_wrapped(lines, layout.body_start, layout.body_end)
-    builder = TreeBuilder()
+    builder = TreeBuilder(source)
     read_body(paragraphs(lines, layout.body_start, layout.body_end, wrapped), builder, wrapped)
     rules, warns = builder.build()
     warnings = list(warns)

@@ -79,7 +79,7 @@ def parse(data: bytes, source: str) -> Document:
     body, warnings = repair_hyphenation(lines[start:end], first_line=start + 1)
     # Keep 1-based line numbers of the original file.
     body = [""] * start + body
-    builder = TreeBuilder()
+    builder = TreeBuilder(source)
     if start:
         builder.warn(1, f"page header dropped (lines 1-{start})", "page")
     if end < len(lines):

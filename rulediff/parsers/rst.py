@@ -48,7 +48,7 @@ def sniff(data: bytes, text: str | None) -> float:
 
 def parse(data: bytes, source: str) -> Document:
     lines = split_lines(decode(data, source).text)
-    b = TreeBuilder()
+    b = TreeBuilder(source)
     pending_section: tuple[str, int] | None = None
     pending_heading: tuple[str, int] | None = None
     current_rule: RuleNumber | None = None
