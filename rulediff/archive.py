@@ -289,8 +289,8 @@ class Archive:
         ref = ref.strip()
         tests: list[Callable[[VersionRow], bool]] = [
             lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
-            lambda v: v.label == ref,
             lambda v: v.effective_date == ref,
+            lambda v: v.label == ref,
             lambda v: v.era == ref,
             lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
         ]

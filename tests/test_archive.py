@@ -1,0 +1,182 @@
+"""The SQLite archive: atomic adds (even when killed), idempotent re-adds, out-of-order adds, re-releases,
+foreign files refused untouched, lineage through renumbering, search, history, export."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rulediff.archive import Archive
+from rulediff.errors import ArchiveError
+from rulediff.history import history, show
+from rulediff.manifest import entries
+
+from .conftest import CORPUS, FIXTURES
+
+TINY = FIXTURES / "parsers" / "official-text" / "utf8-bom-cr-crcrlf" / "input.txt"
+
+
+def _sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("arc") / "seeds.sqlite"
+    with Archive.open(path) as arc:
+        arc.add_many(entries([str(CORPUS)]))
+    return path
+
+
+def test_seeds_are_ordered_by_era_with_their_manifest_labels(seeded: Path) -> None:
+    with Archive.open(seeded, create=False) as arc:
+        labels = [v.label for v in arc.versions()]
+    assert labels == ["2011-2014-rst", "2011-blog", "2017-judge", "2022-markdown", "2024-dataset"]
+
+
+def test_lifelink_lineage_crosses_the_keyword_page(seeded: Path) -> None:
+    with Archive.open(seeded, create=False) as arc:
+        h = history(arc, "lifelink")
+        assert [(n, a) for n, a, _ in h.numbers()] == [("702.13", "2011-blog"), ("702.15", "2022-markdown")]
+        flash = history(arc, "Flashback")
+        numbers = [s.number for s in flash.steps]
+        assert numbers[0] == "702.31" and numbers[-1] == "702.34" and None in numbers  # the 2017 page
+        v, rule = show(arc, "702.15")
+        assert v.label == "2022-markdown" and rule.title == "Lifelink"
+        with pytest.raises(ArchiveError, match="no rule 702.999"):
+            show(arc, "702.999")
+
+
+def test_search_reports_first_and_last_seen(seeded: Path) -> None:
+    with Archive.open(seeded, create=False) as arc:
+        hits = arc.search("lifelink is a static ability")
+    assert hits and hits[0]["first_seen"] == "2011-blog" and hits[0]["last_seen"] == "2022-markdown"
+    assert set(hits[0]["numbers"]) == {"702.13a", "702.15a"}
+
+
+def test_export_is_json_ready(seeded: Path) -> None:
+    with Archive.open(seeded, create=False) as arc:
+        recs = list(arc.export())
+    assert sum(1 for r in recs if r["type"] == "version") == 5
+    assert all(r["lineage"] for r in recs if r["type"] == "rule")
+
+
+def test_re_adding_the_same_bytes_is_a_no_op(tmp_path: Path) -> None:
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        first = arc.add_file(TINY)
+        again = arc.add_file(TINY)
+        assert first.status == "added" and again.status == "already archived"
+        assert len(arc.versions()) == 1
+
+
+def test_same_date_different_bytes_is_a_re_release(tmp_path: Path) -> None:
+    changed = tmp_path / "second.txt"
+    changed.write_bytes(TINY.read_bytes().replace(b"two or more players", b"two or more people", 1))
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(TINY)
+        res = arc.add_file(changed)
+        assert res.status == "re-release"
+        vs = arc.versions()
+        assert [v.effective_date for v in vs] == ["2019-05-03", "2019-05-03"]
+        assert vs[1].label.endswith("(re-release 2)")
+        assert arc.resolve("2019-05-03").id == vs[1].id  # the later publication wins the date
+        al = arc.alignment(f"#{vs[0].id}", f"#{vs[1].id}")
+        assert al.summary()["edited_substantive"] == 1
+
+
+def test_out_of_order_adds_end_up_in_order_with_the_same_lineages(tmp_path: Path, seeded: Path) -> None:
+    items = entries([str(CORPUS)])
+    with Archive.open(tmp_path / "rev.sqlite") as arc:
+        for e in reversed(items):
+            arc.add_many([e])
+        labels = [v.label for v in arc.versions()]
+        rev = [(n, a) for n, a, _ in history(arc, "lifelink").numbers()]
+        pairs = {(a, b) for a, b in arc.db.execute("SELECT old_id, new_id FROM alignments WHERE role='consecutive'")}
+        ids = [v.id for v in arc.versions()]
+    assert labels == ["2011-2014-rst", "2011-blog", "2017-judge", "2022-markdown", "2024-dataset"]
+    assert pairs == set(zip(ids, ids[1:], strict=False))
+    with Archive.open(seeded, create=False) as arc:
+        assert rev == [(n, a) for n, a, _ in history(arc, "lifelink").numbers()]
+
+
+def test_remove_relinks_neighbours(tmp_path: Path) -> None:
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_many(entries([str(CORPUS)]))
+        arc.remove("2017-judge")
+        ids = [v.id for v in arc.versions()]
+        pairs = {(a, b) for a, b in arc.db.execute("SELECT old_id, new_id FROM alignments WHERE role='consecutive'")}
+        assert pairs == set(zip(ids, ids[1:], strict=False))
+        with pytest.raises(ArchiveError, match="no archived version"):
+            arc.resolve("2017-judge")
+
+
+def test_a_foreign_sqlite_file_is_refused_and_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "other.sqlite"
+    db = sqlite3.connect(p)
+    db.execute("CREATE TABLE photos(id INTEGER PRIMARY KEY, name TEXT)")
+    db.commit()
+    db.close()
+    before = _sha(p)
+    with pytest.raises(ArchiveError, match="not a rulediff archive"):
+        Archive.open(p)
+    assert _sha(p) == before
+
+
+def test_a_non_sqlite_file_is_refused_and_untouched(tmp_path: Path) -> None:
+    p = tmp_path / "notes.sqlite"
+    p.write_text("my notes\n" * 50)
+    before = _sha(p)
+    with pytest.raises(ArchiveError, match="not an SQLite file"):
+        Archive.open(p)
+    assert _sha(p) == before
+
+
+def test_missing_archive_is_not_created_when_reading(tmp_path: Path) -> None:
+    with pytest.raises(ArchiveError, match="no archive here"):
+        Archive.open(tmp_path / "none.sqlite", create=False)
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from rulediff.archive import Archive
+    real = Archive._store_rules
+    def store_then_die(self, vid, doc):
+        real(self, vid, doc)
+        if sys.argv[3] == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)   # mid-transaction: rules written, nothing committed
+        raise KeyboardInterrupt                    # Ctrl-C at the same place
+    Archive._store_rules = store_then_die
+    with Archive.open(sys.argv[1]) as arc:
+        arc.add_file(sys.argv[2])
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["kill", "interrupt"])
+def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "a.sqlite"
+    with Archive.open(path) as arc:
+        arc.add_file(CORPUS / "003_8b50984e948ebee1.txt")
+        before = [(v.id, v.label, v.sha256) for v in arc.versions()]
+        rules_before = arc.db.execute("SELECT count(*) FROM rules").fetchone()[0]
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLER, str(path), str(CORPUS / "000_67b17b6c7d536d12.txt"), how],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0
+    with Archive.open(path, create=False) as arc:
+        assert [(v.id, v.label, v.sha256) for v in arc.versions()] == before
+        assert arc.db.execute("SELECT count(*) FROM rules").fetchone()[0] == rules_before
+        assert arc.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # And the archive still works afterwards.
+        assert arc.add_file(CORPUS / "000_67b17b6c7d536d12.txt").status == "added"

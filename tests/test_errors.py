@@ -1,0 +1,187 @@
+"""Bad input, one row per case: the exit code, the one-line error (file, line, what was expected), and no
+output file left behind. Exit codes: 0 ok, 1 internal failure, 2 bad input or usage, 3 lint findings
+with --strict."""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulediff.cli import main
+
+from .conftest import FIXTURES
+
+TINY = FIXTURES / "parsers" / "official-text" / "utf8-bom-cr-crcrlf" / "input.txt"
+MD = FIXTURES / "parsers" / "markdown" / "slipped-bold-markers" / "input.txt"
+
+
+def _release_text() -> str:
+    return TINY.read_bytes().decode("utf-8-sig")
+
+
+def _write(tmp: Path, name: str, data: bytes) -> str:
+    p = tmp / name
+    p.write_bytes(data)
+    return str(p)
+
+
+def _two_rules_same_number(tmp: Path) -> list[str]:
+    text = _release_text().replace("100.2.", "100.1.", 1)
+    return ["lint", "--strict", _write(tmp, "dup.txt", text.encode("utf-8"))]
+
+
+def _out_of_order(tmp: Path) -> list[str]:
+    text = _release_text()
+    a, b = text.index("100.2."), text.index("100.3.")
+    # Swap the numbers of 100.2 and 100.3 so 100.3 comes first.
+    text = text[:a] + "100.3." + text[a + 6 : b] + "100.2." + text[b + 6 :]
+    return ["lint", "--strict", _write(tmp, "order.txt", text.encode("utf-8"))]
+
+
+def _big_repeated(tmp: Path) -> list[str]:
+    head = _release_text().split("100.1.")[0]
+    rule = "100.1. These Magic rules apply to any Magic game with two or more players.\n\n"
+    body = rule * ((50 * 1024 * 1024) // len(rule))
+    return ["parse", _write(tmp, "big.txt", (head + body + "Glossary\n\nA\nB.\n\nCredits\n\nC\n").encode())]
+
+
+def _existing_output(tmp: Path) -> list[str]:
+    (tmp / "out.html").write_text("keep me")
+    return ["diff", str(MD), str(MD), "-o", str(tmp / "out.html")]
+
+
+def _internal_failure(tmp: Path) -> list[str]:
+    return ["diff", str(MD), str(MD), "-o", str(tmp / "never.html")]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: Callable[[Path], list[str]]
+    code: int
+    says: str  # must appear in the one error line (stderr)
+    line: str | None = None  # the "file:line:" prefix that must appear
+    no_output: str | None = None  # a file that must not exist afterwards
+
+
+CASES = [
+    Case("empty file", lambda t: ["parse", _write(t, "empty.txt", b"")], 2, "file is empty", "empty.txt:1:"),
+    Case(
+        "binary junk",
+        lambda t: ["parse", _write(t, "junk.txt", bytes(range(256)) * 20)],
+        2,
+        "binary data",
+        "junk.txt:1:",
+    ),
+    Case(
+        "a PNG renamed .txt",
+        lambda t: ["parse", _write(t, "pic.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(100))],
+        2,
+        "PNG image",
+        "pic.txt:1:",
+    ),
+    Case(
+        "release cut mid-rule",
+        lambda t: ["parse", _write(t, "cut.txt", TINY.read_bytes()[: TINY.read_bytes().index(b"100.3") + 20])],
+        2,
+        "truncated release",
+        "cut.txt:",
+    ),
+    Case(
+        "release cut mid-UTF-8 character",
+        lambda t: ["parse", _write(t, "cut8.txt", TINY.read_bytes() + "\u201c".encode()[:2])],
+        2,
+        "middle of a UTF-8 character",
+        "cut8.txt:",
+    ),
+    Case(
+        "UTF-16 without BOM (readable: parsed)",
+        lambda t: ["parse", _write(t, "u16.txt", _release_text().encode("utf-16-le"))],
+        0,
+        "effective date: 2019-05-03",
+    ),
+    Case(
+        "UTF-16 with BOM cut mid-character",
+        lambda t: ["parse", _write(t, "u16cut.txt", codecs.BOM_UTF16_LE + _release_text().encode("utf-16-le")[:-1])],
+        2,
+        "middle of a UTF-16 character",
+        "u16cut.txt:",
+    ),
+    Case("two rules with one number", _two_rules_same_number, 3, "duplicate rule number 100.1", "dup.txt:"),
+    Case("rules out of order", _out_of_order, 3, "out of order", "order.txt:"),
+    Case("50 MB of one rule repeated", _big_repeated, 2, "appears more than 50 times", "big.txt:"),
+    Case("path that does not exist", lambda t: ["parse", str(t / "nope.txt")], 2, "no such file", "nope.txt:"),
+    Case("directory instead of a file", lambda t: ["parse", str(t)], 2, "is a directory"),
+    Case(
+        "output folder that does not exist",
+        lambda t: ["diff", str(MD), str(MD), "-o", str(t / "no" / "such" / "out.html")],
+        2,
+        "does not exist",
+        no_output="no/such/out.html",
+    ),
+    Case("output file that exists", _existing_output, 2, "already exists; use --force"),
+    Case(
+        "unknown format",
+        lambda t: ["parse", _write(t, "prose.txt", b"Just some prose.\nNothing like rules at all.\n" * 20)],
+        2,
+        "unknown format",
+        "prose.txt:1:",
+    ),
+    Case("no such parser", lambda t: ["parse", str(MD), "--format", "nope"], 2, "Invalid value for '--format'"),
+    Case(
+        "not an archive (plain text)",
+        lambda t: ["--archive", _write(t, "notes.sqlite", b"hello\n" * 100), "archive", "list"],
+        2,
+        "not an SQLite file",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_bad_input(case: Case, tmp_path: Path) -> None:
+    args = case.args(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == case.code, result.output
+    assert "Traceback" not in result.output
+    text = result.stderr if case.code in (1, 2) else result.stdout
+    assert case.says in text, text
+    if case.code == 2:
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 or "Usage:" in result.stderr, lines
+    if case.line:
+        assert case.line in text
+    if case.no_output:
+        assert not (tmp_path / case.no_output).exists()
+    assert not list(tmp_path.rglob("*.part")), "no half-written output"
+
+
+def test_existing_output_is_kept_without_force_and_replaced_with_it(tmp_path: Path) -> None:
+    out = tmp_path / "out.html"
+    out.write_text("keep me")
+    r = CliRunner().invoke(main, ["diff", str(MD), str(MD), "-o", str(out)])
+    assert r.exit_code == 2 and out.read_text() == "keep me"
+    r = CliRunner().invoke(main, ["diff", str(MD), str(MD), "-o", str(out), "--force"])
+    assert r.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_internal_failure_is_exit_1_with_one_line_and_debug_shows_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulediff.cli as cli
+
+    def boom(*_: object) -> None:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(cli, "align", boom)
+    r = CliRunner().invoke(main, _internal_failure(tmp_path))
+    assert r.exit_code == 1
+    assert "internal error: RuntimeError: simulated bug" in r.stderr
+    assert "Traceback" not in r.output
+    assert not (tmp_path / "never.html").exists()
+    r = CliRunner().invoke(main, ["--debug", *_internal_failure(tmp_path)])
+    assert r.exit_code == 1 and "Traceback" in r.stderr
