@@ -34,8 +34,8 @@ KIND_MARK = {
     Kind.RENUMBERED_EDITED: "~",
     Kind.MOVED: "\u2192",
     Kind.MOVED_EDITED: "\u2192",
-    Kind.SPLIT: "\u2442",
-    Kind.MERGED: "\u2443",
+    Kind.SPLIT: "\u00f7",
+    Kind.MERGED: "\u222a",
     Kind.ADDED: "+",
     Kind.REMOVED: "\u2212",
 }
@@ -99,6 +99,7 @@ class ChangeView:
     substantive: bool
     context: str
     summary: str
+    extra_anchors: list[str] = field(default_factory=list)  # the other numbers of a split or merge
 
     @property
     def title(self) -> str:
@@ -124,10 +125,12 @@ class ShiftRange:
     @property
     def label(self) -> str:
         sign = "+" if self.delta > 0 else ""
-        span = self.first_old if self.count == 1 else f"{self.first_old}\u2013{self.last_old}"
-        target = self.first_new if self.count == 1 else f"{self.first_new}\u2013{self.last_new}"
+        span = self.first_old if self.first_old == self.last_old else f"{self.first_old}\u2013{self.last_old}"
+        target = self.first_new if self.first_new == self.last_new else f"{self.first_new}\u2013{self.last_new}"
         how = f"shifted by {sign}{self.delta}" if self.delta else "renumbered"
-        return f"{span} {how} (now {target})"
+        extra = len(self.items) - self.count
+        more = f" with {extra} subrule{'s' if extra > 1 else ''}" if extra > 0 else ""
+        return f"{span}{more} {how} (now {target})"
 
 
 @dataclass(slots=True)
@@ -164,7 +167,7 @@ class ReportView:
     sections: list[SectionView]
     shifts: list[ShiftRange]
     references_only: list[tuple[str, str, str]]  # (old number, new number, anchor)
-    typography_only: list[tuple[str, str]]
+    typography_only: list[tuple[str, str, str]]  # (old number, new number, anchor)
     glossary: list[GlossaryView]
     example_changes: list[ChangeView]
     moves: list[ChangeView]
@@ -289,54 +292,93 @@ def summarize(diff: list[Piece], most: int = 3) -> str:
     return "; ".join(hunks[:most]) + more
 
 
+def _signature(a: RuleNumber, b: RuleNumber) -> tuple[Any, ...] | None:
+    """What kind of shift moved ``a`` to ``b``: a rule (with its subrules) moved by n within a heading
+    pair, letters moved by n under one rule, or a three-digit heading moved by n."""
+    from .numbering import letter_index
+
+    if a.rule is not None and b.rule is not None and a.letters == b.letters and a.rule != b.rule:
+        return ("rule", a.heading, b.heading, b.rule - a.rule)
+    if a.letters and b.letters and a.parent is not None and b.parent is not None and a.rule == b.rule:
+        try:
+            return ("letters", str(a.parent), str(b.parent), letter_index(b.letters) - letter_index(a.letters))
+        except KeyError:
+            return None
+    if a.rule is None and b.rule is None and a.heading is not None and b.heading is not None:
+        return ("heading", None, None, b.heading - a.heading)
+    return None
+
+
 def _shifts(al: Alignment) -> list[ShiftRange]:
-    """Group pure renumberings into runs: same parent mapping, same shift, consecutive positions."""
+    """Group pure renumberings into runs a reader can take in at once: consecutive rules that moved by
+    the same amount (their subrules travel with them), or letters that moved under one rule."""
     out: list[ShiftRange] = []
     run: list[tuple[RuleNumber, RuleNumber, str]] = []
-
-    def delta(a: RuleNumber, b: RuleNumber) -> int | None:
-        if a.letters or b.letters:
-            from .numbering import letter_index
-
-            try:
-                return letter_index(b.letters) - letter_index(a.letters) if a.letters and b.letters else None
-            except KeyError:
-                return None
-        if a.rule is not None and b.rule is not None:
-            return b.rule - a.rule
-        if a.heading is not None and b.heading is not None:
-            return b.heading - a.heading
-        return None
+    sig: tuple[Any, ...] | None = None
 
     def flush() -> None:
-        if run:
-            a0, b0, anc = run[0]
-            a1, b1, _ = run[-1]
-            d = delta(a0, b0)
-            out.append(
-                ShiftRange(
-                    str(a0), str(a1), str(b0), str(b1), d or 0, len(run), anc, [(str(a), str(b)) for a, b, _ in run]
-                )
+        if not run:
+            return
+        heads = [(a, b) for a, b, _ in run if not (sig and sig[0] == "rule" and a.letters)] or [
+            (a, b) for a, b, _ in run
+        ]
+        (a0, b0), (a1, b1) = heads[0], heads[-1]
+        label_delta = sig[3] if sig else 0
+        out.append(
+            ShiftRange(
+                str(a0),
+                str(a1),
+                str(b0),
+                str(b1),
+                label_delta,
+                len(heads),
+                run[0][2],
+                [(str(a), str(b)) for a, b, _ in run],
             )
-            run.clear()
+        )
+        run.clear()
 
     for ch in al.changes:
-        if ch.kind not in (Kind.RENUMBERED,) and not (
-            ch.kind == Kind.RENUMBERED_EDITED and ch.nature != Nature.SUBSTANTIVE
-        ):
+        if ch.kind != Kind.RENUMBERED and not (ch.kind == Kind.RENUMBERED_EDITED and ch.nature != Nature.SUBSTANTIVE):
             continue
         ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
         if ra.number is None or rb.number is None:
             continue
-        if run:
-            pa, pb, _ = run[-1]
-            same_parent = (pa.parent == ra.number.parent) and (pb.parent == rb.number.parent)
-            same_level = pa.level == ra.number.level
-            if not (same_parent and same_level and delta(pa, pb) == delta(ra.number, rb.number)):
-                flush()
+        s = _signature(ra.number, rb.number)
+        if s is None or s != sig:
+            flush()
+            sig = s
         run.append((ra.number, rb.number, anchor(rb.number, rb.key)))
     flush()
     return out
+
+
+def _unique_anchors(
+    sections: dict[int, SectionView],
+    references_only: list[tuple[str, str, str]],
+    typography_only: list[tuple[str, str, str]],
+) -> None:
+    """Every id once, even when a release publishes a number twice (2024-09-20 has two 702.175)."""
+    used: set[str] = set()
+
+    def claim(a: str) -> str:
+        k, b = 2, a
+        while b in used:
+            b, k = f"{a}-{k}", k + 1
+        used.add(b)
+        return b
+
+    for sec in sections.values():
+        sec.ghosts = [(claim(g), n, t) for g, n, t in sec.ghosts]
+    for sec in sections.values():
+        for c in sec.changes:
+            c.anchor = claim(c.anchor)
+            sides = c.new[1:] if c.kind == Kind.SPLIT else c.old[1:] if c.kind == Kind.MERGED else []
+            c.extra_anchors = [claim(s.anchor) for s in sides]
+            for s in sides:
+                s.anchor = c.extra_anchors[sides.index(s)]
+    references_only[:] = [(a, b, claim(anc)) for a, b, anc in references_only]
+    typography_only[:] = [(a, b, claim(anc)) for a, b, anc in typography_only]
 
 
 def build_view(al: Alignment) -> ReportView:
@@ -345,7 +387,7 @@ def build_view(al: Alignment) -> ReportView:
     moves: list[ChangeView] = []
     example_changes: list[ChangeView] = []
     references_only: list[tuple[str, str, str]] = []
-    typography_only: list[tuple[str, str]] = []
+    typography_only: list[tuple[str, str, str]] = []
 
     def section(n: int) -> SectionView:
         if n not in sections:
@@ -357,12 +399,8 @@ def build_view(al: Alignment) -> ReportView:
         if ch.kind in (Kind.UNCHANGED, Kind.NOT_COVERED):
             continue
         if ch.kind in EDITED_KINDS and ch.nature == Nature.TYPOGRAPHY_ONLY:
-            typography_only.append(
-                (
-                    str(al.old.rules[ch.old[0]].number or al.old.rules[ch.old[0]].key),
-                    str(al.new.rules[ch.new[0]].number),
-                )
-            )
+            ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
+            typography_only.append((str(ra.number or ra.key), str(rb.number or rb.key), anchor(rb.number, rb.key)))
             continue
         if ch.kind in EDITED_KINDS and ch.nature == Nature.REFERENCES_ONLY and ch.kind != Kind.MOVED_EDITED:
             rb = al.new.rules[ch.new[0]]
@@ -397,6 +435,7 @@ def build_view(al: Alignment) -> ReportView:
                 "g-" + re.sub(r"[^a-z0-9]+", "-", term.casefold()).strip("-"),
             )
         )
+    _unique_anchors(sections, references_only, typography_only)
     totals = [(k.value, KIND_LABEL[k], summary[k.value]) for k in Kind if summary[k.value]]
     kinds_present = sorted({(v.kind.value, v.label) for s in sections.values() for v in s.changes})
     return ReportView(
