@@ -1,0 +1,121 @@
+"""A real headless Chromium opens a real report: filters change what is visible, j/k move between
+changes, the side-by-side toggle works. A screenshot is kept in tests/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulediff import align, parse
+from rulediff.report import to_html
+
+from .conftest import CORPUS, ROOT
+
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+if not (CHROMIUM and DRIVER):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must provide chromium and chromedriver (see .ci/run)")
+    pytest.skip("chromium and chromedriver are not installed here (CI installs them)", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM  # type: ignore[assignment]
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1200,1600",
+        f"--user-data-dir={tmp_path_factory.mktemp('chrome-profile')}",
+    ):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    al = align(parse(str(CORPUS / "003_8b50984e948ebee1.txt")), parse(str(CORPUS / "000_67b17b6c7d536d12.txt")))
+    path = tmp_path_factory.mktemp("report") / "paste-2011--markdown-2022.html"
+    path.write_text(to_html(al), encoding="utf-8")
+    return path
+
+
+def _visible(driver: webdriver.Chrome) -> list[str]:
+    cards = driver.find_elements(By.CSS_SELECTOR, "main section.rules article.change")
+    return [c.get_attribute("id") or "" for c in cards if c.is_displayed()]
+
+
+def test_filters_keys_and_toggle_in_a_real_browser(browser: webdriver.Chrome, report: Path) -> None:
+    browser.get(report.as_uri())
+    assert "Comprehensive Rules" in browser.title
+    everything = _visible(browser)
+    assert len(everything) > 20
+    assert browser.find_element(By.ID, "shown").text.startswith(f"{len(everything)} of")
+
+    # Untick "added": the added rules disappear, the rest stay.
+    box = browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=added]")
+    box.click()
+    fewer = _visible(browser)
+    added = browser.find_elements(By.CSS_SELECTOR, "article.change[data-kind=added]")
+    assert added and len(fewer) == len(everything) - len(added)
+    assert not any(a.is_displayed() for a in added)
+    box.click()
+    assert _visible(browser) == everything
+
+    # The section filter keeps one section.
+    Select(browser.find_element(By.CSS_SELECTOR, "select[name=section]")).select_by_value("7")
+    assert all(
+        c.get_attribute("data-section") == "7"
+        for c in browser.find_elements(By.CSS_SELECTOR, "article.change")
+        if c.is_displayed()
+    )
+    Select(browser.find_element(By.CSS_SELECTOR, "select[name=section]")).select_by_value("")
+
+    # j moves to the next change.
+    browser.find_element(By.TAG_NAME, "h1").click()  # leave the select: keys typed there are its own
+    keys = ActionChains(browser)
+    keys.send_keys("j").perform()
+    first = browser.switch_to.active_element.get_attribute("id")
+    keys.send_keys("j").perform()
+    second = browser.switch_to.active_element.get_attribute("id")
+    ActionChains(browser).send_keys("k").perform()
+    back = browser.switch_to.active_element.get_attribute("id")
+    assert (first, second, back) == (everything[0], everything[1], everything[0])
+
+    # Side by side shows the old and new text in two columns.
+    card = next(
+        c
+        for c in browser.find_elements(By.CSS_SELECTOR, "article.change")
+        if c.find_elements(By.CSS_SELECTOR, "button.toggle")
+    )
+    card.find_element(By.CSS_SELECTOR, "button.toggle").click()
+    assert card.find_element(By.CSS_SELECTOR, ".sbs").is_displayed()
+    assert not card.find_element(By.CSS_SELECTOR, ".inline").is_displayed()
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.get(report.as_uri())
+    assert browser.save_screenshot(str(ARTIFACTS / "report.png"))
+    assert (ARTIFACTS / "report.png").stat().st_size > 10_000

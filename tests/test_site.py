@@ -1,0 +1,80 @@
+"""The site built from the shipped corpus: the 2011 -> 2022 page shows Lifelink renumbered 702.13 -> 702.15,
+the 2017 page's keywords appear in history with inferred numbers, and every link in the site resolves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import lxml.html
+import pytest
+
+from rulediff.archive import Archive
+from rulediff.manifest import entries
+from rulediff.site import build_site, slug
+
+from .conftest import CORPUS
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    with Archive.open(root / "a.sqlite") as arc:
+        arc.add_many(entries([str(CORPUS)]))
+        build_site(arc, root / "out")
+    return root / "out"
+
+
+def test_2011_to_2022_page_shows_lifelink_renumbered(site: Path) -> None:
+    page = site / "diff" / "2011-blog--2022-markdown.html"
+    tree = lxml.html.parse(str(page)).getroot()
+    item = tree.get_element_by_id("r702.15")
+    assert "702.13 \u2192 702.15" in item.text_content()
+    shift = item.xpath("ancestor::details/summary")[0].text_content()
+    assert "702.13" in shift and "shifted by +2" in shift
+
+
+def test_2017_keywords_appear_in_history_with_inferred_numbers(site: Path) -> None:
+    index = lxml.html.parse(str(site / "rules" / "index.html")).getroot()
+    flashback = [
+        a
+        for a in index.iter("a")
+        if a.getparent().text_content().strip().endswith("Flashback 2011-blog \u2013 2022-markdown")
+    ]
+    assert flashback, "Flashback's lineage spans 2011 to 2022"
+    page = lxml.html.parse(str(site / "rules" / flashback[0].get("href"))).getroot().text_content()
+    assert "2017-judge" in page and "(unnumbered)" in page and "702.31" in page and "702.34" in page
+    judge = lxml.html.parse(str(site / "diff" / "2011-blog--2017-judge.html")).getroot()
+    assert "Impulse" in judge.text_content()
+    md = lxml.html.parse(str(site / "diff" / "2017-judge--2022-markdown.html")).getroot()
+    inferred = md.get_element_by_id("inferred").text_content()
+    assert "Impulse" in inferred and "702.117" in inferred  # its text defines Surge
+
+
+def test_every_link_in_the_site_resolves(site: Path) -> None:
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 100
+    ids: dict[Path, set[str]] = {}
+    for p in pages:
+        tree = lxml.html.parse(str(p)).getroot()
+        ids[p.resolve()] = {e.get("id") for e in tree.iter() if e.get("id")}
+    for p in pages:
+        tree = lxml.html.parse(str(p)).getroot()
+        for el in tree.iter("a", "script", "link"):
+            ref = el.get("href") or el.get("src")
+            if not ref:
+                continue
+            u = urlparse(ref)
+            assert not u.scheme and not u.netloc, f"{p.name}: no network ({ref})"
+            target = (p.parent / unquote(u.path)).resolve() if u.path else p.resolve()
+            if u.path.endswith("/"):
+                target = target / "index.html"
+            assert target.exists(), f"{p.relative_to(site)} links to missing {ref}"
+            if u.fragment and target.suffix == ".html":
+                assert u.fragment in ids[target], f"{p.relative_to(site)} links to missing #{u.fragment}"
+
+
+@pytest.mark.parametrize("label", ["../../etc/passwd", "a/b\\c", ".hidden", "", "2026-08-07 (re-release 2)"])
+def test_labels_never_escape_the_site_folder(label: str) -> None:
+    s = slug(label)
+    assert "/" not in s and "\\" not in s and not s.startswith(".") and s
