@@ -9,12 +9,13 @@ import os
 import re
 import sqlite3
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .changes import Alignment, Kind, align
 from .errors import ArchiveError, RulediffError
@@ -37,6 +38,8 @@ DEFAULT_NAME = "rulediff.sqlite"
 ENV_VAR = "RULEDIFF_ARCHIVE"
 # How far back a version looks for the last appearance of rules its neighbour did not cover.
 LINEAGE_LOOKBACK = 8
+# Rebuilt documents kept in memory (a full release is a few MB of objects).
+DOCUMENT_CACHE = 12
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = []
@@ -125,6 +128,29 @@ def _create(db: sqlite3.Connection) -> None:
     )
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lru(OrderedDict[K, V]):
+    """A dict that forgets its least recently used entries beyond ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():
@@ -182,7 +208,7 @@ class Archive:
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.db = db
         self.path = path
-        self._docs: dict[int, Document] = {}
+        self._docs: _Lru[int, Document] = _Lru(DOCUMENT_CACHE)
         # Derived, per version or pair; rebuilt from the database whenever missing.
         self._light_cache: dict[int, tuple[Coverage, list[tuple[RuleNumber | None, str | None, str | None]]]] = {}
         self._pairs_cache: dict[tuple[int, int], list[tuple[str, list[int], list[int]]]] = {}

@@ -305,6 +305,9 @@ def _history_pages(
                 steps[-1]["to"] = v.label
             prev_body, prev_number = body, number
         latest = steps[-1]
+        if latest["to"] == versions[-1].label:
+            # "to the present": a page whose rule did not change is not rewritten by the next release.
+            latest["to"] = None
         name = f"rules/{lin}.html"
         key = hashlib.sha1(json.dumps(steps, sort_keys=True).encode("utf-8")).hexdigest()
         entry = {
@@ -312,7 +315,7 @@ def _history_pages(
             "path": name,
             "number": latest["number"],
             "title": latest["title"] or "",
-            "last": latest["to"],
+            "last": latest["to"] or versions[-1].label,
             "first": steps[0]["from"],
         }
         listing.append(entry)
