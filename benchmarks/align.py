@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from common import best_of, corpus_files, release, run_peer, table
+from common import PEER_PRELUDE, best_of, corpus_files, release, run_peer, table
 
 from benchmarks.mutate import mutate
 from rulediff import align, parse
@@ -21,18 +21,9 @@ from rulediff.changes import is_substantive
 MUTATION_RELEASES = ("2009-10-01", "2011-02-04", "2014-05-01", "2018-10-05", "2022-02-18", "2026-01-16")
 LONG_JUMPS = (("2011-02-04", "2026-01-16"), ("2009-09-04", "2026-08-07"), ("1999-04-23", "2026-08-07"))
 
-PEER_DIFF = r"""
-import io, json, sys, time, codecs
-from mightstone.services.wotc.models import ComprehensiveRules as CR
-def text(p):
-    b = open(p, 'rb').read()
-    for bom, enc in ((codecs.BOM_UTF8, 'utf-8-sig'), (codecs.BOM_UTF16_LE, 'utf-16'), (codecs.BOM_UTF16_BE, 'utf-16')):
-        if b.startswith(bom):
-            return b.decode(enc)
-    try:
-        return b.decode('utf-8')
-    except UnicodeDecodeError:
-        return b.decode('cp1252', 'replace')
+PEER_DIFF = (
+    PEER_PRELUDE
+    + r"""
 out = []
 for a, b in zip(sys.argv[1::2], sys.argv[2::2]):
     t = time.perf_counter()
@@ -44,6 +35,7 @@ for a, b in zip(sys.argv[1::2], sys.argv[2::2]):
         out.append(None)
 print(json.dumps(out))
 """
+)
 
 
 def mutations(seeds: int, edits: int) -> tuple[float, float, int, float]:

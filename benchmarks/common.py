@@ -88,3 +88,20 @@ def run_peer(script: str, *args: str) -> Any:
         print(f"(mightstone run failed: {out.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
         return None
     return json.loads(out.stdout)
+
+
+# Runs under the peer's Python: mightstone cannot read the older encodings, so it is handed decoded text
+# and its timings are of parsing alone.
+PEER_PRELUDE = r"""
+import io, json, sys, time, gc, codecs
+from mightstone.services.wotc.models import ComprehensiveRules as CR
+def text(p):
+    b = open(p, 'rb').read()
+    for bom, enc in ((codecs.BOM_UTF8, 'utf-8-sig'), (codecs.BOM_UTF16_LE, 'utf-16'), (codecs.BOM_UTF16_BE, 'utf-16')):
+        if b.startswith(bom):
+            return b.decode(enc)
+    try:
+        return b.decode('utf-8')
+    except UnicodeDecodeError:
+        return b.decode('cp1252', 'replace')
+"""

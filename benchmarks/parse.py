@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import time
 
-from common import best_of, corpus_files, release, run_peer, table
+from common import PEER_PRELUDE, best_of, corpus_files, release, run_peer, table
 
 from rulediff import parse
 from rulediff.parsers.base import decode
 
 # Runs under the peer's Python: decoding is done for mightstone (it cannot read the older encodings),
 # so its timings are of parsing alone.
-PEER = r"""
-import io, json, sys, time, gc, codecs
-from mightstone.services.wotc.models import ComprehensiveRules as CR
-def text(p):
-    b = open(p, 'rb').read()
-    for bom, enc in ((codecs.BOM_UTF8, 'utf-8-sig'), (codecs.BOM_UTF16_LE, 'utf-16'), (codecs.BOM_UTF16_BE, 'utf-16')):
-        if b.startswith(bom):
-            return b.decode(enc)
-    try:
-        return b.decode('utf-8')
-    except UnicodeDecodeError:
-        return b.decode('cp1252', 'replace')
+PEER = (
+    PEER_PRELUDE
+    + r"""
 one, rest = sys.argv[1], sys.argv[2:]
 t1 = text(one)
 best = 1e9
@@ -39,6 +30,7 @@ for tx in texts:
         failed += 1
 print(json.dumps({"one": best, "all": time.perf_counter() - t, "failed": failed}))
 """
+)
 
 
 def main() -> list[tuple[str, ...]]:

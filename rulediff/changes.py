@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 
 from .match import Pair, covered, longest_increasing, match
 from .model import Document, Example, GlossaryEntry, Rule
-from .numbering import RuleNumber, find_references
+from .numbering import RuleNumber, references_follow
 from .text import mask_references, words
 
 DIFF_SCHEMA = "rulediff.diff/1"
@@ -128,24 +128,6 @@ def is_substantive(ch: Change) -> bool:
 # --- natures --------------------------------------------------------------------------------------
 
 
-def _refs_consistent(old_text: str, new_text: str, number_map: dict[str, str | list[str]]) -> bool:
-    """Every cross-reference in ``new_text`` is what the matching one in ``old_text`` became."""
-    ra, rb = find_references(old_text), find_references(new_text)
-    if len(ra) != len(rb):
-        return False
-    for x, y in zip(ra, rb, strict=True):
-        if len(x.targets) != len(y.targets):
-            return False
-        for ta, tb in zip(x.targets, y.targets, strict=True):
-            mapped = number_map.get(str(ta), str(ta))
-            if isinstance(mapped, list):
-                if str(tb) not in mapped:
-                    return False
-            elif mapped != str(tb):
-                return False
-    return True
-
-
 def nature_of(
     old: str, new: str, old_norm: str, new_norm: str, number_map: dict[str, str | list[str]]
 ) -> Nature | None:
@@ -154,7 +136,7 @@ def nature_of(
         return None
     if old_norm == new_norm:
         return Nature.TYPOGRAPHY_ONLY
-    if mask_references(old_norm) == mask_references(new_norm) and _refs_consistent(old_norm, new_norm, number_map):
+    if mask_references(old_norm) == mask_references(new_norm) and references_follow(old_norm, new_norm, number_map):
         return Nature.REFERENCES_ONLY
     return Nature.SUBSTANTIVE
 
@@ -363,41 +345,25 @@ def align(old: Document, new: Document) -> Alignment:
             Change(Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, f"merged; {first.reason}")
         )
     for j, rb in enumerate(new.rules):
-        if j in b2a or j in split_new:
-            continue
-        seen = covered(old, rb)
-        changes.append(
-            Change(
-                Kind.ADDED if seen else Kind.NOT_COVERED,
-                (),
-                (j,),
-                None,
-                1.0,
-                0.0,
-                "new in this version" if seen else f"outside what the old source covers ({old.coverage.description})",
-                tuple(ExampleChange("added", None, e.text) for e in rb.examples),
-            )
-        )
+        if j not in b2a and j not in split_new:
+            changes.append(_unpaired(rb, (), (j,), old, Kind.ADDED, "new in this version", "old"))
     for i, ra in enumerate(old.rules):
-        if i in a2b or i in merged_old:
-            continue
-        seen = covered(new, ra)
-        changes.append(
-            Change(
-                Kind.REMOVED if seen else Kind.NOT_COVERED,
-                (i,),
-                (),
-                None,
-                1.0,
-                0.0,
-                "no counterpart in the new version"
-                if seen
-                else f"outside what the new source covers ({new.coverage.description})",
-                tuple(ExampleChange("removed", e.text, None) for e in ra.examples),
-            )
-        )
+        if i not in a2b and i not in merged_old:
+            changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
     changes.sort(key=_order_key(a2b))
     return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
+
+
+def _unpaired(
+    r: Rule, old: tuple[int, ...], new: tuple[int, ...], other: Document, kind: Kind, why: str, side: str
+) -> Change:
+    """An added or removed node -- or, when the other source could not have had it, not covered."""
+    if covered(other, r):
+        ex_kind = "added" if new else "removed"
+        examples = tuple(ExampleChange(ex_kind, None if new else e.text, e.text if new else None) for e in r.examples)
+        return Change(kind, old, new, None, 1.0, 0.0, why, examples)
+    note = f"outside what the {side} source covers ({other.coverage.description})"
+    return Change(Kind.NOT_COVERED, old, new, None, 1.0, 0.0, note)
 
 
 def _paired(

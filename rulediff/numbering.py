@@ -260,3 +260,19 @@ def find_references(text: str) -> list[Reference]:
             refs.append(Reference(s, e, text[s:e], (RuleNumber(int(m.group("n"))),)))
     refs.sort(key=lambda r: r.start)
     return refs
+
+
+def references_follow(old: str, new: str, number_map: dict[str, str | list[str]]) -> bool:
+    """Every cross-reference in ``new`` is what the matching one in ``old`` became under ``number_map``
+    (old number -> new number, or the list a split became); a number the map does not know stays put."""
+    ra, rb = find_references(old), find_references(new)
+    if len(ra) != len(rb):
+        return False
+    for x, y in zip(ra, rb, strict=True):
+        if len(x.targets) != len(y.targets):
+            return False
+        for ta, tb in zip(x.targets, y.targets, strict=True):
+            mapped = number_map.get(str(ta), str(ta))
+            if str(tb) not in (mapped if isinstance(mapped, list) else [mapped]):
+                return False
+    return True

@@ -9,7 +9,7 @@ from enum import IntEnum
 
 from diff_match_patch import diff_match_patch
 
-from .numbering import find_references
+from .numbering import find_references, references_follow
 from .text import normalize
 
 # Words, runs of spaces, and single punctuation marks are the units the reader sees change.
@@ -79,17 +79,7 @@ def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None 
 
 
 def _follows_map(old: str, new: str, number_map: dict[str, str | list[str]]) -> bool:
-    ra, rb = find_references(old), find_references(new)
-    if not ra or len(ra) != len(rb):
-        return False
-    for x, y in zip(ra, rb, strict=True):
-        if len(x.targets) != len(y.targets):
-            return False
-        for ta, tb in zip(x.targets, y.targets, strict=True):
-            mapped = number_map.get(str(ta), str(ta))
-            if str(tb) not in (mapped if isinstance(mapped, list) else [mapped]):
-                return False
-    return True
+    return bool(find_references(old)) and references_follow(old, new, number_map)
 
 
 def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]]) -> list[Piece]:

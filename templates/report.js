@@ -49,5 +49,17 @@
       btn.textContent = on ? "inline" : "side by side";
     });
   });
+  // Printing shows everything: open the collapsed lists and the side-by-side views, then restore.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      opened.push(d);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
   apply();
 })();

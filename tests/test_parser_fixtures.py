@@ -41,3 +41,20 @@ def test_golden(case: Path) -> None:
         want_file.write_text(got, encoding="utf-8")
     assert want_file.exists(), f"{want_file} missing: run with RULEDIFF_UPDATE_GOLDEN=1 and review it"
     assert got == want_file.read_text(encoding="utf-8")
+
+
+def test_parquet_without_pyarrow_says_how_to_get_it() -> None:
+    import importlib.util
+
+    import pytest
+
+    from rulediff.errors import ParseError
+
+    data = b"PAR1" + bytes(64) + b"PAR1"
+    if importlib.util.find_spec("pyarrow") is not None:
+        with pytest.raises(ParseError, match="unreadable Parquet"):
+            parse_bytes(data, "rows.parquet")
+    else:
+        assert detect(data, "rows.parquet").name == "dataset-parquet"
+        with pytest.raises(ParseError, match="pip install 'rulediff\\[parquet\\]'"):
+            parse_bytes(data, "rows.parquet")
