@@ -192,23 +192,22 @@ def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> l
     return out
 
 
+_READ_KINDS = ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
+_PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
+
+
 def _version_rows(versions: list[VersionRow], pages: list[Page], names: dict[int, str]) -> list[dict[str, Any]]:
     into = {p.new.id: p for p in pages if p.role == "consecutive"}
     rows = []
     for v in versions:
         p = into.get(v.id)
         changes = None
+        overlap = True
         if p is not None and p.summary:
             s = p.summary
-            changes = (
-                s.get("edited_substantive", 0)
-                + s.get("added", 0)
-                + s.get("removed", 0)
-                + s.get("moved", 0)
-                + s.get("moved_edited", 0)
-                + s.get("split", 0)
-                + s.get("merged", 0)
-            )
+            changes = sum(s.get(k, 0) for k in _READ_KINDS)
+            paired = sum(s.get(k, 0) for k in _PAIRED_KINDS)
+            overlap = paired > 0 or s.get("added", 0) + s.get("removed", 0) > 0
         rows.append(
             {
                 "label": v.label,
@@ -217,6 +216,7 @@ def _version_rows(versions: list[VersionRow], pages: list[Page], names: dict[int
                 "rules": v.rule_count,
                 "size": v.size,
                 "changes": changes,
+                "overlap": overlap,
                 "diff": p.path if p else None,
                 "provenance": v.provenance or v.source,
             }
@@ -229,14 +229,7 @@ def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
     width, height, pad = 900, 220, 30
     n = max(1, len(versions))
     top_rules = max((v.rule_count for v in versions), default=1) or 1
-    changes = {
-        p.new.id: sum(
-            p.summary.get(k, 0)
-            for k in ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
-        )
-        for p in pages
-        if p.role == "consecutive"
-    }
+    changes = {p.new.id: sum(p.summary.get(k, 0) for k in _READ_KINDS) for p in pages if p.role == "consecutive"}
     top_changes = max(changes.values(), default=1) or 1
     step = (width - 2 * pad) / max(1, n - 1)
     points, bars = [], []
