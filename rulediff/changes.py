@@ -43,6 +43,12 @@ class Nature(StrEnum):
 
 
 EDITED_KINDS = frozenset({Kind.EDITED, Kind.RENUMBERED_EDITED, Kind.MOVED_EDITED})
+# The summary counts that add up to "changes a reader must see" (see is_substantive).
+READER_COUNTS = ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
+
+
+def reader_changes(summary: dict[str, int]) -> int:
+    return sum(summary.get(k, 0) for k in READER_COUNTS)
 
 
 @dataclass(frozen=True, slots=True)

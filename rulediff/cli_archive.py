@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .archive import AddResult, Archive
+from .changes import reader_changes
 from .cli import _guard, archive_path, main
 from .errors import ArchiveError
 from .history import history as rule_history
@@ -87,14 +88,7 @@ def archive_list(as_json: bool) -> None:
         rows = []
         for v in versions:
             s = summaries.get((prev.id, v.id)) if prev else None
-            changes = (
-                sum(
-                    s.get(k, 0)
-                    for k in ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
-                )
-                if s
-                else None
-            )
+            changes = reader_changes(s) if s else None
             rows.append((v, changes))
             prev = v
     if as_json:

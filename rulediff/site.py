@@ -15,6 +15,7 @@ from typing import Any
 
 from . import __version__
 from .archive import Archive, VersionRow
+from .changes import reader_changes
 from .errors import OutputError
 from .report import to_html
 from .templating import asset, environment
@@ -192,7 +193,6 @@ def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> l
     return out
 
 
-_READ_KINDS = ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
 
 
@@ -205,7 +205,7 @@ def _version_rows(versions: list[VersionRow], pages: list[Page], names: dict[int
         overlap = True
         if p is not None and p.summary:
             s = p.summary
-            changes = sum(s.get(k, 0) for k in _READ_KINDS)
+            changes = reader_changes(s)
             paired = sum(s.get(k, 0) for k in _PAIRED_KINDS)
             overlap = paired > 0 or s.get("added", 0) + s.get("removed", 0) > 0
         rows.append(
@@ -229,7 +229,7 @@ def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
     width, height, pad = 900, 220, 30
     n = max(1, len(versions))
     top_rules = max((v.rule_count for v in versions), default=1) or 1
-    changes = {p.new.id: sum(p.summary.get(k, 0) for k in _READ_KINDS) for p in pages if p.role == "consecutive"}
+    changes = {p.new.id: reader_changes(p.summary) for p in pages if p.role == "consecutive"}
     top_changes = max(changes.values(), default=1) or 1
     step = (width - 2 * pad) / max(1, n - 1)
     points, bars = [], []
