@@ -245,7 +245,7 @@ def _splits_and_merges(
         if sum(wb.values()) < 6:
             continue
         c, i = lost.best(wb, _level(rb))
-        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, new_siblings)
+        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags, new_siblings)
         if source is not None:
             splits.setdefault(source, [a2b[source]]).append(j)
     for i, ra in enumerate(old.rules):
@@ -258,7 +258,7 @@ def _splits_and_merges(
         if c >= CONTAINMENT:
             merges.setdefault(j, [b2a[j]]).append(i)
         else:
-            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, old_siblings)
+            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags, old_siblings)
             if folded is not None:
                 merges.setdefault(folded, [b2a[folded]]).append(i)
     return splits, merges
@@ -272,12 +272,14 @@ def _absorbed_by_sibling(
     doc: Document,
     partner: dict[int, int],
     delta: dict[int, Counter[str]],
+    opposite: dict[int, Counter[str]],
     siblings: dict[RuleNumber, list[int]],
 ) -> int | None:
-    """An unpaired node whose gist went into (or came out of) an edited sibling: everything the
-    sibling's counterpart gained (lost) is among this node's words, including a telling word. Returns
-    that counterpart. 2020-04-17 dropped sublayer 7d, "changes from counters", and 7c became "Effects
-    and counters that modify ..." -- a merge; read backwards, the same rule finds the split."""
+    """An unpaired node whose gist went into (or came out of) an edited sibling: the sibling only gained
+    (only lost) words, all of them among this node's, including a telling word. Returns that sibling's
+    counterpart. 2020-04-17 dropped sublayer 7d, "changes from counters", and 7c became "Effects and
+    counters that modify ..." -- a merge; read backwards, the same rule finds the split. A sibling that
+    also lost words ("Second, ..." became "Third, ...") was renumbered in prose, not merged into."""
     rx = doc.rules[x]
     if rx.number is None or rx.number.parent is None:
         return None
@@ -288,7 +290,7 @@ def _absorbed_by_sibling(
             continue
         other = partner[k]
         moved = delta.get(other)
-        if not moved:
+        if not moved or opposite.get(k):
             continue
         telling = [w for w in moved if len(w) >= 5 and w not in _STOP]
         if telling and all(w in own for w in moved):
