@@ -185,9 +185,13 @@ def diff(
     if output is not None:
         check_target(output, force)
     kind = fmt or (_DIFF_FORMATS.get(Path(output).suffix.lower(), "md") if output else "md")
-    a = load_document(old, old_format)
-    b = load_document(new, new_format)
-    al = align(a, b)
+    if _is_archived(old, old_format) and _is_archived(new, new_format):
+        from .archive import Archive
+
+        with Archive.open(archive_path(), create=False) as arc:
+            al = arc.alignment(old, new)  # stored for neighbours, computed once and kept otherwise
+    else:
+        al = align(load_document(old, old_format), load_document(new, new_format))
     text = {"html": to_html, "json": to_json, "md": to_markdown}[kind](al)
     if output is None:
         click.echo(text, nl=False)
@@ -202,10 +206,14 @@ def diff(
         )
 
 
+def _is_archived(ref: str, fmt: str | None) -> bool:
+    """Does ``ref`` name an archived version rather than a file?"""
+    return not Path(ref).exists() and fmt is None and _looks_like_version(ref)
+
+
 def load_document(ref: str, fmt: str | None) -> Document:
     """A file path, or (when no such file exists) a version in the archive."""
-    p = Path(ref)
-    if p.exists() or fmt is not None or not _looks_like_version(ref):
+    if not _is_archived(ref, fmt):
         return parse_file(ref, fmt)
     from .archive import Archive
 
