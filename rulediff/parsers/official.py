@@ -198,6 +198,11 @@ def parse_lines(lines: list[str], *, source: str, sha: str, fmt: str) -> Documen
             source=source,
             line=len(lines),
         )
+    if layout.credits is None:
+        # The rules are whole, but a release always ends with Credits: the glossary was cut short.
+        warnings.append(
+            ParseWarning(len(lines), "file ends inside the Glossary (no Credits): truncated release?", "truncated")
+        )
     eff = _effective_date(lines)
     if eff is None:
         warnings.append(ParseWarning(1, "no effective date found ('These rules are effective as of ...')", "date"))
