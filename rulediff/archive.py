@@ -683,41 +683,49 @@ class Archive:
 
     # -- queries --------------------------------------------------------------------------------
 
-    def search(self, phrase: str, limit: int = 200) -> list[dict[str, Any]]:
-        """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), with the versions and
-        numbers where each text appears, first and last seen."""
+    def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
+        """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:
+        the numbers it had while it contained the phrase, first and last seen, and its latest such text."""
         words = re.findall(r"\w+", phrase)
         if not words:
             raise ArchiveError("search needs at least one word", source=str(self.path))
         query = '"' + " ".join(words) + '"'
         try:
-            hits = self.db.execute(
-                "SELECT rowid FROM bodies_fts WHERE bodies_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
-            ).fetchall()
+            bodies = [
+                b
+                for (b,) in self.db.execute(
+                    "SELECT rowid FROM bodies_fts WHERE bodies_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
+                )
+            ]
         except sqlite3.Error as e:
             raise ArchiveError(f"search failed: {e}", source=str(self.path)) from None
-        order = {v.id: k for k, v in enumerate(self.versions())}
-        labels = {v.id: v for v in self.versions()}
+        versions = self.versions()
+        order = {v.id: k for k, v in enumerate(versions)}
+        by_lineage: dict[int, list[tuple[int, str | None, int]]] = {}
+        for bid in bodies:
+            for vid, number, lineage in self.db.execute(
+                "SELECT version_id, number, lineage FROM rules WHERE body_id = ?", (bid,)
+            ):
+                by_lineage.setdefault(lineage, []).append((order[vid], number, bid))
         out = []
-        for (bid,) in hits:
-            where = self.db.execute(
-                "SELECT r.version_id, r.number, r.lineage FROM rules r WHERE r.body_id = ?", (bid,)
-            ).fetchall()
-            if not where:
-                continue
-            where.sort(key=lambda w: order.get(w[0], 0))
-            (text,) = self.db.execute("SELECT text FROM bodies WHERE id = ?", (bid,)).fetchone()
-            first, last = labels[where[0][0]], labels[where[-1][0]]
+        for lineage, seen in by_lineage.items():
+            seen.sort()
+            first, last = versions[seen[0][0]], versions[seen[-1][0]]
+            (text,) = self.db.execute("SELECT text FROM bodies WHERE id = ?", (seen[-1][2],)).fetchone()
+            numbers: list[str] = []
+            for _, n, _ in seen:
+                if n and n not in numbers:
+                    numbers.append(n)
             out.append(
                 {
                     "text": text,
-                    "numbers": sorted({w[1] for w in where if w[1]}),
-                    "versions": len(where),
+                    "numbers": numbers,
+                    "versions": len({k for k, _, _ in seen}),
                     "first_seen": first.label,
                     "first_date": first.date,
                     "last_seen": last.label,
                     "last_date": last.date,
-                    "lineage": where[-1][2],
+                    "lineage": lineage,
                 }
             )
         out.sort(key=lambda h: (h["first_date"], h["numbers"]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -47,6 +48,11 @@ def _guard(fn: F) -> F:
             raise InputError(e.one_line()) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
             raise
+        except BrokenPipeError:
+            # The reader went away (rulediff ... | head): stop quietly, as a Unix tool does.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except Exception as e:  # an internal failure: say so in one line, exit 1
             if debug:
                 traceback.print_exc()
