@@ -13,17 +13,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .changes import Alignment, Kind, align
+from .changes import Alignment, align
 from .errors import ArchiveError, RulediffError
+from .lineage import assign_lineages, find_bridges
 from .manifest import Entry
-from .match import covers
 from .model import Coverage, Document
 from .numbering import RuleNumber
 from .parsers import parse_bytes, read_input
+from .schema import inspect_file, migrate
 from .store import (
     alignment_from_json,
     alignment_json,
@@ -33,100 +33,10 @@ from .store import (
     rule_row,
 )
 
-APPLICATION = "rulediff-archive"
 DEFAULT_NAME = "rulediff.sqlite"
 ENV_VAR = "RULEDIFF_ARCHIVE"
-# How far back a version looks for the last appearance of rules its neighbour did not cover.
-LINEAGE_LOOKBACK = 8
 # Rebuilt documents kept in memory (a full release is a few MB of objects).
 DOCUMENT_CACHE = 12
-
-Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: list[tuple[int, str, Migration]] = []
-
-
-def migration(number: int, name: str) -> Callable[[Migration], Migration]:
-    """Register a schema migration; each runs once, in its own transaction, and is recorded."""
-
-    def register(fn: Migration) -> Migration:
-        MIGRATIONS.append((number, name, fn))
-        MIGRATIONS.sort(key=lambda m: m[0])
-        return fn
-
-    return register
-
-
-@migration(1, "versions, rules, bodies, glossary, alignments, lineage, full-text search")
-def _create(db: sqlite3.Connection) -> None:
-    # One statement at a time: executescript() would COMMIT the migration's transaction early.
-    _run_script(
-        db,
-        """
-        CREATE TABLE versions(
-            id INTEGER PRIMARY KEY,
-            sha256 TEXT NOT NULL UNIQUE,
-            label TEXT NOT NULL,
-            effective_date TEXT,
-            era TEXT,
-            sort_date TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            format TEXT NOT NULL,
-            source TEXT NOT NULL,
-            provenance TEXT,
-            raw BLOB NOT NULL,
-            size INTEGER NOT NULL,
-            rule_count INTEGER NOT NULL,
-            extra TEXT NOT NULL
-        );
-        CREATE TABLE bodies(
-            id INTEGER PRIMARY KEY,
-            hash TEXT NOT NULL UNIQUE,
-            title TEXT, text TEXT NOT NULL, norm TEXT NOT NULL, examples TEXT, category TEXT, notes TEXT,
-            digest TEXT NOT NULL,
-            search TEXT NOT NULL
-        );
-        CREATE TABLE rules(
-            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-            pos INTEGER NOT NULL,
-            number TEXT,
-            line INTEGER NOT NULL,
-            anchor TEXT,
-            body_id INTEGER NOT NULL REFERENCES bodies(id),
-            lineage INTEGER,
-            PRIMARY KEY(version_id, pos)
-        );
-        CREATE INDEX rules_number ON rules(number);
-        CREATE INDEX rules_lineage ON rules(lineage);
-        CREATE INDEX rules_body ON rules(body_id);
-        CREATE TABLE glossary(
-            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-            pos INTEGER NOT NULL, term TEXT NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL,
-            senses TEXT NOT NULL, norm TEXT NOT NULL,
-            PRIMARY KEY(version_id, pos)
-        );
-        CREATE TABLE alignments(
-            old_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-            new_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-            role TEXT NOT NULL,
-            summary TEXT NOT NULL,
-            data BLOB NOT NULL,
-            PRIMARY KEY(old_id, new_id)
-        );
-        CREATE TABLE lineages(
-            id INTEGER PRIMARY KEY,
-            first_version INTEGER NOT NULL,
-            first_number TEXT,
-            title TEXT
-        );
-        CREATE TABLE lineage_edges(
-            from_lineage INTEGER NOT NULL, to_lineage INTEGER NOT NULL, version_id INTEGER NOT NULL, kind TEXT NOT NULL
-        );
-        CREATE VIRTUAL TABLE bodies_fts USING fts5(
-            search, content='bodies', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
-        );
-        """,
-    )
-
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -149,12 +59,6 @@ class _Lru(OrderedDict[K, V]):
         self.move_to_end(key)
         while len(self) > self.size:
             self.popitem(last=False)
-
-
-def _run_script(db: sqlite3.Connection, script: str) -> None:
-    for stmt in script.split(";"):
-        if stmt.strip():
-            db.execute(stmt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +91,6 @@ def default_path() -> Path:
     return Path(os.environ.get(ENV_VAR) or DEFAULT_NAME)
 
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 _VERSION_COLS = "id, label, effective_date, era, sort_date, format, source, provenance, sha256, size, rule_count, seq"
 
 
@@ -212,7 +115,7 @@ class Archive:
         # Derived, per version or pair; rebuilt from the database whenever missing.
         self._light_cache: dict[int, tuple[Coverage, list[tuple[RuleNumber | None, str | None, str | None]]]] = {}
         self._pairs_cache: dict[tuple[int, int], list[tuple[str, list[int], list[int]]]] = {}
-        self._lineage_cache: dict[int, list[int]] = {}
+        self.lineage_cache: dict[int, list[int]] = {}
         # Alignments a worker computed ahead of time, by (old sha256, new sha256).
         self._precomputed: dict[tuple[str, str], Aligned] = {}
 
@@ -225,7 +128,7 @@ class Archive:
         if p.is_dir():
             raise ArchiveError("is a directory; expected an archive file", source=src)
         if p.exists() and p.stat().st_size > 0:
-            _inspect(p)
+            inspect_file(p)
         elif not p.exists():
             if not create:
                 raise ArchiveError("no archive here; create one with 'rulediff archive add FILE'", source=src)
@@ -241,38 +144,14 @@ class Archive:
         return arc
 
     def _migrate(self) -> None:
-        db = self.db
-        have = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "meta" not in have:
-            with self.transaction():
-                db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                db.execute(
-                    "CREATE TABLE migrations(id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-                )
-                db.execute("INSERT INTO meta VALUES ('application', ?)", (APPLICATION,))
-        done = {n for (n,) in db.execute("SELECT id FROM migrations")}
-        known = {n for n, _, _ in MIGRATIONS}
-        if done - known:
-            raise ArchiveError(
-                f"archive has schema migrations {sorted(done - known)} unknown to this rulediff; upgrade rulediff",
-                source=str(self.path),
-            )
-        for number, name, fn in MIGRATIONS:
-            if number in done:
-                continue
-            with self.transaction():
-                fn(db)
-                db.execute(
-                    "INSERT INTO migrations VALUES (?, ?, ?)",
-                    (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
-                )
+        migrate(self.db, self.path)
 
     def _forget(self) -> None:
         """Drop derived caches (after a removal or a rolled-back change)."""
         self._docs.clear()
         self._light_cache.clear()
         self._pairs_cache.clear()
-        self._lineage_cache.clear()
+        self.lineage_cache.clear()
 
     def close(self) -> None:
         self.db.close()
@@ -559,14 +438,14 @@ class Archive:
                 if progress is not None:
                     progress(f"aligning {vs[k].label} -> {vs[k + 1].label}")
                 self.ensure_alignment(a, b, "consecutive")
-        self._assign_lineages(vs, max(0, start))
+        assign_lineages(self, vs, max(0, start))
 
     def has_alignment(self, a: int, b: int) -> bool:
         return (
             self.db.execute("SELECT 1 FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone() is not None
         )
 
-    def _pairs(self, a: int, b: int) -> list[tuple[str, list[int], list[int]]]:
+    def pairs(self, a: int, b: int) -> list[tuple[str, list[int], list[int]]]:
         """(kind, old positions, new positions) of a stored alignment, without rebuilding documents."""
         got = self._pairs_cache.get((a, b))
         if got is not None:
@@ -580,7 +459,7 @@ class Archive:
         self._pairs_cache[(a, b)] = pairs
         return pairs
 
-    def _light(self, vid: int) -> tuple[Coverage, list[tuple[RuleNumber | None, str | None, str | None]]]:
+    def light(self, vid: int) -> tuple[Coverage, list[tuple[RuleNumber | None, str | None, str | None]]]:
         """A version's coverage and (number, title, category) per rule: enough to decide coverage."""
         if vid in self._light_cache:
             return self._light_cache[vid]
@@ -599,87 +478,8 @@ class Archive:
         return self._light_cache[vid]
 
     def bridges(self) -> list[tuple[int, int]]:
-        """Partial dumps: for each version whose predecessor does not cover some of its numbered rules,
-        the nearest earlier numbered version that does (2011's section-7 paste bridges to the 2022 dump of
-        rule 702 over a keyword page in between)."""
-        vs = self.versions()
-        out: list[tuple[int, int]] = []
-        for k in range(2, len(vs)):
-            _, rules = self._light(vs[k].id)
-            prev_cov, _ = self._light(vs[k - 1].id)
-            missing = [r for r in rules if r[0] is not None and not covers(prev_cov, *r)]
-            if not missing:
-                continue
-            for u in reversed(vs[: k - 1]):
-                cov, urules = self._light(u.id)
-                if any(r[0] is not None for r in urules) and any(covers(cov, *r) for r in missing):
-                    out.append((u.id, vs[k].id))
-                    break
-        return out
-
-    def _assign_lineages(self, vs: list[VersionRow], start: int) -> None:
-        """Carry a permanent id per rule through consecutive alignments, from version ``start`` on (the
-        ones before keep theirs); a rule its predecessor did not cover looks further back (partial
-        dumps). Splits and merges are recorded as edges."""
-        db = self.db
-        later = [v.id for v in vs[start:]]
-        marks = ",".join("?" * len(later))
-        if later:
-            db.execute(f"DELETE FROM lineages WHERE first_version IN ({marks})", later)
-            db.execute(f"DELETE FROM lineage_edges WHERE version_id IN ({marks})", later)
-        next_id = (db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0] or 0) + 1
-        assigned: dict[int, list[int]] = {}
-        for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]:
-            assigned[v.id] = [
-                x for (x,) in db.execute("SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos", (v.id,))
-            ]
-        for k in range(start, len(vs)):
-            v = vs[k]
-            _, rules = self._light(v.id)
-            lin: list[int | None] = [None] * len(rules)
-            pending = set(range(len(rules)))
-            for back in range(1, min(k, LINEAGE_LOOKBACK) + 1):
-                if not pending:
-                    break
-                u = vs[k - back]
-                cov, _ = self._light(u.id)
-                looks = [j for j in pending if covers(cov, *rules[j])]
-                if not looks:
-                    continue
-                taken = {x for x in lin if x is not None}
-                for kind, old, new in self._pairs(u.id, v.id):
-                    primary = assigned[u.id][old[0]]
-                    for j in new:
-                        if j not in pending:
-                            continue
-                        if primary not in taken:
-                            lin[j] = primary
-                            taken.add(primary)
-                        else:
-                            lin[j] = next_id
-                            db.execute(
-                                "INSERT INTO lineages VALUES (?,?,?,?)", (next_id, v.id, _s(rules[j][0]), rules[j][1])
-                            )
-                            db.execute("INSERT INTO lineage_edges VALUES (?,?,?,?)", (primary, next_id, v.id, kind))
-                            next_id += 1
-                        pending.discard(j)
-                    if kind == Kind.MERGED.value:
-                        for i in old[1:]:
-                            db.execute(
-                                "INSERT INTO lineage_edges VALUES (?,?,?,?)", (assigned[u.id][i], primary, v.id, kind)
-                            )
-                # What this predecessor covered but did not pair is new here; stop looking for it.
-                pending -= set(looks)
-            for j in range(len(rules)):
-                if lin[j] is None:
-                    lin[j] = next_id
-                    db.execute("INSERT INTO lineages VALUES (?,?,?,?)", (next_id, v.id, _s(rules[j][0]), rules[j][1]))
-                    next_id += 1
-            assigned[v.id] = self._lineage_cache[v.id] = [x for x in lin if x is not None]
-            db.executemany(
-                "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",
-                [(x, v.id, j) for j, x in enumerate(lin)],
-            )
+        """Pairs of partial dumps that cover the same rules with other versions between them."""
+        return find_bridges(self)
 
     # -- queries --------------------------------------------------------------------------------
 
@@ -795,30 +595,3 @@ def _read_and_parse(
         ahead = (prev.version.sha256, _computed(align(prev, doc)))
     _WORKER_PREV[:] = [doc]
     return data, doc, ahead
-
-
-def _s(n: RuleNumber | None) -> str | None:
-    return str(n) if n is not None else None
-
-
-def _inspect(p: Path) -> None:
-    """Refuse, without writing a byte, a file that is not SQLite or a SQLite file that is not ours."""
-    src = str(p)
-    try:
-        with open(p, "rb") as fh:
-            head = fh.read(len(_SQLITE_MAGIC))
-    except OSError as e:
-        raise ArchiveError(f"cannot read the archive: {e.strerror}", source=src) from None
-    if head != _SQLITE_MAGIC:
-        raise ArchiveError("not an SQLite file, so not a rulediff archive; refusing to touch it", source=src)
-    try:
-        ro = sqlite3.connect(f"file:{p.resolve()}?mode=ro", uri=True)
-        try:
-            tables = {n for (n,) in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            app = ro.execute("SELECT value FROM meta WHERE key='application'").fetchone() if "meta" in tables else None
-        finally:
-            ro.close()
-    except sqlite3.Error as e:
-        raise ArchiveError(f"unreadable SQLite file ({e}); not a rulediff archive", source=src) from None
-    if tables and (app is None or app[0] != APPLICATION):
-        raise ArchiveError("an SQLite database that is not a rulediff archive; refusing to touch it", source=src)

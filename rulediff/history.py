@@ -176,7 +176,7 @@ def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> b
     """Is the lineage really gone in the next version, or does that version simply not cover it?"""
     from .match import covers
 
-    cov, _ = arc._light(nxt.id)
+    cov, _ = arc.light(nxt.id)
     number = RuleNumber.try_parse(last_row[2]) if last_row[2] else None
     return covers(cov, number, last_row[3], None)
 

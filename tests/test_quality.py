@@ -43,4 +43,4 @@ def test_module_rules(path) -> None:  # type: ignore[no-untyped-def]
     }
     if path.name not in ("cli.py", "cli_archive.py"):
         assert "click" not in imports, "only the CLI modules import click"
-    assert len(path.read_text(encoding="utf-8").splitlines()) <= 800
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, "split a module by responsibility"

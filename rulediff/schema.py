@@ -1,0 +1,168 @@
+"""The archive's SQLite schema: registered migrations (each run once, in its own transaction, recorded),
+and the check that refuses, without writing a byte, a file that is not a rulediff archive."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .errors import ArchiveError
+
+APPLICATION = "rulediff-archive"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[int, str, Migration]] = []
+
+
+def migration(number: int, name: str) -> Callable[[Migration], Migration]:
+    """Register a schema migration; each runs once, in its own transaction, and is recorded."""
+
+    def register(fn: Migration) -> Migration:
+        MIGRATIONS.append((number, name, fn))
+        MIGRATIONS.sort(key=lambda m: m[0])
+        return fn
+
+    return register
+
+
+@migration(1, "versions, rules, bodies, glossary, alignments, lineage, full-text search")
+def _create(db: sqlite3.Connection) -> None:
+    # One statement at a time: executescript() would COMMIT the migration's transaction early.
+    _run_script(
+        db,
+        """
+        CREATE TABLE versions(
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT NOT NULL UNIQUE,
+            label TEXT NOT NULL,
+            effective_date TEXT,
+            era TEXT,
+            sort_date TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            format TEXT NOT NULL,
+            source TEXT NOT NULL,
+            provenance TEXT,
+            raw BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            rule_count INTEGER NOT NULL,
+            extra TEXT NOT NULL
+        );
+        CREATE TABLE bodies(
+            id INTEGER PRIMARY KEY,
+            hash TEXT NOT NULL UNIQUE,
+            title TEXT, text TEXT NOT NULL, norm TEXT NOT NULL, examples TEXT, category TEXT, notes TEXT,
+            digest TEXT NOT NULL,
+            search TEXT NOT NULL
+        );
+        CREATE TABLE rules(
+            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            pos INTEGER NOT NULL,
+            number TEXT,
+            line INTEGER NOT NULL,
+            anchor TEXT,
+            body_id INTEGER NOT NULL REFERENCES bodies(id),
+            lineage INTEGER,
+            PRIMARY KEY(version_id, pos)
+        );
+        CREATE INDEX rules_number ON rules(number);
+        CREATE INDEX rules_lineage ON rules(lineage);
+        CREATE INDEX rules_body ON rules(body_id);
+        CREATE TABLE glossary(
+            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            pos INTEGER NOT NULL, term TEXT NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL,
+            senses TEXT NOT NULL, norm TEXT NOT NULL,
+            PRIMARY KEY(version_id, pos)
+        );
+        CREATE TABLE alignments(
+            old_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            new_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY(old_id, new_id)
+        );
+        CREATE TABLE lineages(
+            id INTEGER PRIMARY KEY,
+            first_version INTEGER NOT NULL,
+            first_number TEXT,
+            title TEXT
+        );
+        CREATE TABLE lineage_edges(
+            from_lineage INTEGER NOT NULL, to_lineage INTEGER NOT NULL, version_id INTEGER NOT NULL, kind TEXT NOT NULL
+        );
+        CREATE VIRTUAL TABLE bodies_fts USING fts5(
+            search, content='bodies', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+        );
+        """,
+    )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    for stmt in script.split(";"):
+        if stmt.strip():
+            db.execute(stmt)
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the archive's schema up to date: create the bookkeeping tables on a new file, then run
+    every registered migration it has not seen."""
+    have = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "meta" not in have:
+        with _transaction(db):
+            db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute("CREATE TABLE migrations(id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+            db.execute("INSERT INTO meta VALUES ('application', ?)", (APPLICATION,))
+    done = {n for (n,) in db.execute("SELECT id FROM migrations")}
+    known = {n for n, _, _ in MIGRATIONS}
+    if done - known:
+        raise ArchiveError(
+            f"archive has schema migrations {sorted(done - known)} unknown to this rulediff; upgrade rulediff",
+            source=str(path),
+        )
+    for number, name, fn in MIGRATIONS:
+        if number in done:
+            continue
+        with _transaction(db):
+            fn(db)
+            db.execute(
+                "INSERT INTO migrations VALUES (?, ?, ?)",
+                (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+
+
+def inspect_file(p: Path) -> None:
+    """Refuse, without writing a byte, a file that is not SQLite or a SQLite file that is not ours."""
+    src = str(p)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except OSError as e:
+        raise ArchiveError(f"cannot read the archive: {e.strerror}", source=src) from None
+    if head != SQLITE_MAGIC:
+        raise ArchiveError("not an SQLite file, so not a rulediff archive; refusing to touch it", source=src)
+    try:
+        ro = sqlite3.connect(f"file:{p.resolve()}?mode=ro", uri=True)
+        try:
+            tables = {n for (n,) in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            app = ro.execute("SELECT value FROM meta WHERE key='application'").fetchone() if "meta" in tables else None
+        finally:
+            ro.close()
+    except sqlite3.Error as e:
+        raise ArchiveError(f"unreadable SQLite file ({e}); not a rulediff archive", source=src) from None
+    if tables and (app is None or app[0] != APPLICATION):
+        raise ArchiveError("an SQLite database that is not a rulediff archive; refusing to touch it", source=src)
