@@ -26,8 +26,8 @@ def test_every_format_has_fixtures() -> None:
     from rulediff.parsers import FORMATS
 
     have = {c.parent.name for c in CASES}
-    # docx fixtures are built in test_parsers_docx.py; Parquet needs the optional pyarrow.
-    missing = set(FORMATS) - have - {"docx", "dataset-parquet"}
+    # docx fixtures are built in test_parsers_docx.py.
+    missing = set(FORMATS) - have - {"docx"}
     assert not missing, f"formats without a golden fixture folder: {sorted(missing)}"
 
 
@@ -58,3 +58,14 @@ def test_parquet_without_pyarrow_says_how_to_get_it() -> None:
         assert detect(data, "rows.parquet").name == "dataset-parquet"
         with pytest.raises(ParseError, match="pip install 'rulediff\\[parquet\\]'"):
             parse_bytes(data, "rows.parquet")
+
+
+def test_parquet_from_the_command_line_exits_cleanly() -> None:
+    # pyarrow's thread pool once aborted the interpreter at exit; the exit status is the proof.
+    import subprocess
+    import sys
+
+    src = FIXTURES / "parsers" / "dataset-parquet" / "string-order-rows" / "input.parquet"
+    run = subprocess.run([sys.executable, "-m", "rulediff", "parse", str(src)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "dataset-parquet" in run.stdout and "2 examples" in run.stdout

@@ -233,7 +233,8 @@ def parse_parquet(data: bytes, source: str) -> Document:
     except ImportError:
         raise ParseError("reading Parquet needs pyarrow: pip install 'rulediff[parquet]'", source=source) from None
     try:
-        table = pq.read_table(io.BytesIO(data))
+        # One thread: a pyarrow thread pool can abort the interpreter at exit (seen with pyarrow 26).
+        table = pq.read_table(io.BytesIO(data), use_threads=False)
     except Exception as e:  # pyarrow raises many types for corrupt files
         raise ParseError(f"unreadable Parquet file: {e}", source=source) from None
     recs = table.to_pylist()
