@@ -119,3 +119,22 @@ def test_filters_keys_and_toggle_in_a_real_browser(browser: webdriver.Chrome, re
     browser.get(report.as_uri())
     assert browser.save_screenshot(str(ARTIFACTS / "report.png"))
     assert (ARTIFACTS / "report.png").stat().st_size > 10_000
+
+
+def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    from rulediff.archive import Archive
+    from rulediff.manifest import entries
+    from rulediff.site import build_site
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_many(entries([str(CORPUS)]))
+        build_site(arc, tmp_path / "site")
+    browser.get((tmp_path / "site" / "search.html").as_uri())
+    box = browser.find_element(By.CSS_SELECTOR, "#search input[name=q]")
+    box.send_keys("lifelink is a static")
+    results = browser.find_elements(By.CSS_SELECTOR, "#results li")
+    assert results, browser.find_element(By.ID, "status").text
+    first = results[0].find_element(By.TAG_NAME, "a")
+    assert first.text in ("702.13a", "702.15a")
+    first.click()
+    assert "Lifelink" in browser.find_element(By.TAG_NAME, "h1").text or "702.1" in browser.page_source
