@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..numbering import RuleNumber
+from ..numbering import RuleNumber, letter_index
 from .build import TreeBuilder
 
 RULE_RE = re.compile(
@@ -144,8 +144,25 @@ def _transposed(num: RuleNumber, current: int | None) -> RuleNumber | None:
     return RuleNumber(current // 100, current, num.rule, num.letters)
 
 
+def _stray_subrule(num: RuleNumber, last: RuleNumber | None) -> RuleNumber | None:
+    """'605.2c' right after 609.2b (2005-08-01): a subrule whose three-digit part slipped but whose rule
+    and letter continue the rule we are in. Read it under that rule."""
+    if last is None or not num.letters or last.heading is None or num.heading == last.heading:
+        return None
+    if num.rule != last.rule:
+        return None
+    try:
+        expected = letter_index(last.letters) + 1 if last.letters else 0
+        if letter_index(num.letters) != expected:
+            return None
+    except KeyError:
+        return None
+    return RuleNumber(last.section, last.heading, last.rule, num.letters)
+
+
 def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
     current: int | None = None
+    last: RuleNumber | None = None  # the last rule or subrule read
     for p in paras:
         s = p.text
         h = HEADING_RE.match(s)
@@ -157,10 +174,11 @@ def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> No
         m = RULE_RE.match(s)
         if m and (m.group("space") or m.group("dot") or not m.group("rest")):
             num = RuleNumber.parse(m.group("num"))
-            swapped = _transposed(num, current)
+            swapped = _transposed(num, current) or _stray_subrule(num, last)
             if swapped is not None:
                 builder.warn(p.line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo")
                 num = swapped
+            last = num
             rest = m.group("rest")
             has_letters = bool(m.group("letters"))
             if has_letters and m.group("dot"):

@@ -182,13 +182,13 @@ def parse(data: bytes, source: str) -> Document:
 
 def parse_lines(lines: list[str], *, source: str, sha: str, fmt: str) -> Document:
     """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines."""
-    lines = quirks.apply(lines, source)
+    lines, fixed = quirks.apply(lines, source)
     layout = locate(lines, source)
     wrapped = is_wrapped(lines, layout.body_start, layout.body_end)
     builder = TreeBuilder(source)
     read_body(paragraphs(lines, layout.body_start, layout.body_end, wrapped), builder, wrapped)
     rules, warns = builder.build()
-    warnings = list(warns)
+    warnings = [*fixed, *warns]
     if layout.glossary is None:
         last = rules[-1] if rules else None
         if last is None or last.number is None:
