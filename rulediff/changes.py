@@ -74,7 +74,6 @@ class Change:
     similarity: float = 1.0
     reason: str = ""
     examples: tuple[ExampleChange, ...] = ()
-    text_changed: bool = False
 
     @property
     def rewritten(self) -> bool:
@@ -406,7 +405,7 @@ def _paired(
         else:
             kind = Kind.EDITED if nature else Kind.UNCHANGED
         reason = p.reason
-    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, text_nature is not None)
+    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex)
 
 
 def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:

@@ -108,10 +108,11 @@ def document_extra(doc: Document) -> str:
 def alignment_json(al: Alignment) -> str:
     """Everything needed to rebuild the Alignment on top of its two Documents."""
 
-    def gl_pos(doc: Document, g: GlossaryEntry | None) -> int | None:
-        if g is None:
-            return None
-        return next(k for k, x in enumerate(doc.glossary) if x is g)
+    old_pos = {id(g): k for k, g in enumerate(al.old.glossary)}
+    new_pos = {id(g): k for k, g in enumerate(al.new.glossary)}
+
+    def gl_pos(where: dict[int, int], g: GlossaryEntry | None) -> int | None:
+        return None if g is None else where[id(g)]
 
     return json.dumps(
         {
@@ -125,7 +126,6 @@ def alignment_json(al: Alignment) -> str:
                     ch.similarity,
                     ch.reason,
                     [[e.kind, e.old, e.new, e.nature.value if e.nature else None] for e in ch.examples],
-                    ch.text_changed,
                 ]
                 for ch in al.changes
             ],
@@ -133,8 +133,8 @@ def alignment_json(al: Alignment) -> str:
             "glossary": [
                 [
                     g.kind.value,
-                    gl_pos(al.old, g.old),
-                    gl_pos(al.new, g.new),
+                    gl_pos(old_pos, g.old),
+                    gl_pos(new_pos, g.new),
                     g.nature.value if g.nature else None,
                     g.reason,
                 ]
@@ -159,9 +159,8 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
             sim,
             reason,
             tuple(ExampleChange(ek, eo, en, Nature(enat) if enat else None) for ek, eo, en, enat in ex),
-            text_changed,
         )
-        for kind, o, n, nat, score, sim, reason, ex, text_changed in d["changes"]
+        for kind, o, n, nat, score, sim, reason, ex in d["changes"]
     ]
     glossary = [
         GlossaryChange(
