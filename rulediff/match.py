@@ -204,7 +204,7 @@ class _Matcher:
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
                     continue
-                self.pair(i, j, max(sim, 0.8), f"{n} of {len(kids)} children moved with it; text {sim:.2f}")
+                self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}")
                 changed = True
 
     def siblings(self) -> None:
@@ -219,7 +219,7 @@ class _Matcher:
             ka = [c for c in ka if c not in self.a2b]
             kb = [c for c in kb if c not in self.b2a]
             if ka and kb:
-                self._similar(ka, kb, STRUCTURAL_CUTOFF, "under the same parent", bonus_same_number=True)
+                self._similar(ka, kb, STRUCTURAL_CUTOFF, "same parent", bonus_same_number=True)
 
     def _pair_in_order(self, ka: list[int], kb: list[int], reason: str) -> None:
         by_key: dict[str, list[int]] = defaultdict(list)
@@ -296,9 +296,20 @@ class _Matcher:
         for total, s, i, j in cands:
             if i in self.a2b or j in self.b2a:
                 continue
-            self.pair(
-                i, j, s / 100, f"{why}; text {s / 100:.2f}" + (f"; structure +{total - s:.0f}" if total > s else "")
-            )
+            # The score keeps the structural evidence; the reason says it in words.
+            evidence = self._evidence(i, j, why) if total > s else ""
+            self.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}")
+
+    def _evidence(self, i: int, j: int, said: str) -> str:
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        parts = []
+        if pa >= 0 and self.a2b.get(pa) == pb and "parent" not in said:
+            parts.append("same parent")
+        if self.a.rules[i].number == self.b.rules[j].number:
+            parts.append("same number")
+        if (i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1) or self.a2b.get(i + 1) == j + 1:
+            parts.append("same neighbours")
+        return "; " + ", ".join(parts) if parts else ""
 
     def _names_disagree(self, i: int, j: int) -> bool:
         """The two texts sit under differently named rules and each names only its own ("... cards with
