@@ -17,7 +17,7 @@ from rulediff.errors import ArchiveError
 from rulediff.history import history, show
 from rulediff.manifest import entries
 
-from .conftest import CORPUS, FIXTURES
+from .conftest import CORPUS, FIXTURES, cr_file, needs_cr_corpus
 
 TINY = FIXTURES / "parsers" / "official-text" / "utf8-bom-cr-crcrlf" / "input.txt"
 
@@ -180,3 +180,27 @@ def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path
         assert arc.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         # And the archive still works afterwards.
         assert arc.add_file(CORPUS / "000_67b17b6c7d536d12.txt").status == "added"
+
+
+@pytest.mark.skipif(
+    not (FIXTURES.parent.parent.parent / "shared" / "cr-corpus" / "txt").is_dir(), reason="needs ../shared/cr-corpus"
+)
+def test_lifelink_history_across_the_2009_rewrite_and_two_renumberings(tmp_path: Path) -> None:
+    from .conftest import cr_file
+
+    dates = ["2007-05-01", "2009-05-01", "2009-07-11", "2011-05-01", "2011-06-17", "2013-05-01", "2013-07-13"]
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_many(entries([str(cr_file(d)) for d in dates]))
+        h = history(arc, "lifelink")
+        assert h.numbers() == [
+            ("502.68", "2007-05-01", "2009-05-01"),
+            ("702.13", "2009-07-11", "2011-05-01"),
+            ("702.14", "2011-06-17", "2013-05-01"),
+            ("702.15", "2013-07-13", "2013-07-13"),
+        ]
+        assert h.steps[2].change in ("moved", "moved_edited", "renumbered", "renumbered_edited")
+        # The same number meant another rule before: 702.15 was Reach in 2011.
+        old = history(arc, "702.15", as_of="2011-05-01")
+        assert old.title == "Reach"
+        v, rule = show(arc, "702.15", "2011-05-01")
+        assert rule.title == "Reach" and v.label == "2011-05-01"
