@@ -182,12 +182,8 @@ def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path
         assert arc.add_file(CORPUS / "000_67b17b6c7d536d12.txt").status == "added"
 
 
-@pytest.mark.skipif(
-    not (FIXTURES.parent.parent.parent / "shared" / "cr-corpus" / "txt").is_dir(), reason="needs ../shared/cr-corpus"
-)
+@needs_cr_corpus
 def test_lifelink_history_across_the_2009_rewrite_and_two_renumberings(tmp_path: Path) -> None:
-    from .conftest import cr_file
-
     dates = ["2007-05-01", "2009-05-01", "2009-07-11", "2011-05-01", "2011-06-17", "2013-05-01", "2013-07-13"]
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_many(entries([str(cr_file(d)) for d in dates]))
