@@ -116,6 +116,13 @@ class Mutator:
     def _touch(self, n: _Node) -> None:
         self.touched.update(n.origins)
 
+    def _gone(self, number: RuleNumber) -> None:
+        """``number`` stops existing: every text that refers to it now dangles or, after the shift, points
+        at another rule -- a real edit to those texts, so they are no longer untouched."""
+        for n in self.nodes:
+            if any(number in r.targets for t in (n.text, *n.examples) for r in find_references(t)):
+                self._touch(n)
+
     def _sentence(self) -> str:
         w = self.rng.sample(_VOCAB, 4)
         return f"A {w[0]} that becomes a {w[1]} is treated as a new {w[2]} with no {w[3]}."
@@ -138,6 +145,7 @@ class Mutator:
         gone = [k, *_children(self.nodes, num)]
         for g in sorted(gone, reverse=True):
             self._touch(self.nodes[g])
+            self._gone(self.nodes[g].number)
             del self.nodes[g]
         _shift_rules(self.nodes, RuleNumber(num.section, num.heading), num.rule + 1, -1)
         self.log.append(f"delete rule {num}")
@@ -159,6 +167,7 @@ class Mutator:
         k = self._pick(Level.SUBRULE)
         n = self.nodes.pop(k)
         self._touch(n)
+        self._gone(n.number)
         assert n.number.parent is not None
         _shift_letters(self.nodes, n.number.parent, letter_index(n.number.letters) + 1, -1)
         self.log.append(f"delete subrule {n.number}")
@@ -258,6 +267,7 @@ class Mutator:
         ]
         k = self._choice(cands)
         a, b = self.nodes[k], self.nodes.pop(k + 1)
+        self._gone(b.number)
         a.text = f"{a.text} {b.text}"
         a.examples += b.examples
         a.origins += b.origins
