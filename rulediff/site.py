@@ -19,6 +19,7 @@ from .changes import reader_changes
 from .errors import OutputError
 from .report import to_html
 from .templating import asset, environment
+from .textdiff import word_diff
 
 Progress = Callable[[str, int, int], None]
 STAMP = ".rulediff-site.json"
@@ -314,6 +315,10 @@ def _history_pages(
         listing.append(entry)
         if w.fresh(name, key):
             continue
+        # Only pages that are rendered pay for their word diffs.
+        for prev, step in zip(steps, steps[1:], strict=False):
+            step["diff"] = word_diff(prev["text"], step["text"]) if step["edited"] else None
+        steps[0]["diff"] = None
         w.write(name, template.render(lineage=lin, steps=steps, latest=latest, versions=len(items)), key)
     if progress:
         progress("history pages", total, total)
