@@ -17,6 +17,7 @@ from . import __version__
 from .archive import Archive, VersionRow
 from .changes import reader_changes
 from .errors import OutputError
+from .numbering import RuleNumber
 from .report import to_html
 from .templating import asset, environment
 from .textdiff import word_diff
@@ -269,8 +270,13 @@ def _history_pages(
         " JOIN bodies b ON b.id = r.body_id ORDER BY r.lineage"
     ).fetchall()
     by_lineage: dict[int, list[tuple[Any, ...]]] = {}
+    # (version, parent number) -> [(child number, child lineage)]: a headed rule's page links its subrules.
+    kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
     for row in rows:
         by_lineage.setdefault(row[0], []).append(row)
+        number = RuleNumber.try_parse(row[2]) if row[2] else None
+        if number is not None and number.parent is not None:
+            kids.setdefault((row[1], str(number.parent)), []).append((row[2], row[0]))
     template = env.get_template("history.html.j2")
     listing = []
     total = len(by_lineage)
@@ -303,7 +309,8 @@ def _history_pages(
             # "to the present": a page whose rule did not change is not rewritten by the next release.
             latest["to"] = None
         name = f"rules/{lin}.html"
-        key = hashlib.sha1(json.dumps(steps, sort_keys=True).encode("utf-8")).hexdigest()
+        children_key = kids.get((items[-1][1], latest["number"] or ""), [])
+        key = hashlib.sha1(json.dumps([steps, children_key], sort_keys=True).encode("utf-8")).hexdigest()
         entry = {
             "lineage": lin,
             "path": name,
@@ -319,7 +326,12 @@ def _history_pages(
         for prev, step in zip(steps, steps[1:], strict=False):
             step["diff"] = word_diff(prev["text"], step["text"]) if step["edited"] else None
         steps[0]["diff"] = None
-        w.write(name, template.render(lineage=lin, steps=steps, latest=latest, versions=len(items)), key)
+        children = sorted(kids.get((items[-1][1], latest["number"] or ""), []), key=lambda c: _num_key(c[0]))
+        w.write(
+            name,
+            template.render(lineage=lin, steps=steps, latest=latest, versions=len(items), children=children),
+            key,
+        )
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), e["title"]))
