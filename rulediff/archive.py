@@ -459,6 +459,13 @@ class Archive:
         self._pairs_cache[(a, b)] = pairs
         return pairs
 
+    def coverage(self, vid: int) -> Coverage:
+        """A version's coverage, without loading its rules."""
+        if vid in self._light_cache:
+            return self._light_cache[vid][0]
+        (extra,) = self.db.execute("SELECT extra FROM versions WHERE id = ?", (vid,)).fetchone()
+        return coverage_from_json(json.loads(extra)["coverage"])
+
     def light(self, vid: int) -> tuple[Coverage, list[tuple[RuleNumber | None, str | None, str | None]]]:
         """A version's coverage and (number, title, category) per rule: enough to decide coverage."""
         if vid in self._light_cache:
