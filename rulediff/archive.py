@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .changes import Alignment, align
-from .errors import ArchiveError, RulediffError
+from .errors import ArchiveError
+from .ingest import Aligned, computed, read_and_parse
 from .lineage import assign_lineages, find_bridges
 from .manifest import Entry
 from .model import Coverage, Document
@@ -26,7 +27,6 @@ from .parsers import parse_bytes, read_input
 from .schema import inspect_file, migrate
 from .store import (
     alignment_from_json,
-    alignment_json,
     coverage_from_json,
     document_extra,
     document_from_parts,
@@ -284,7 +284,7 @@ class Archive:
         out: list[AddResult] = []
         known = {sha for (sha,) in self.db.execute("SELECT sha256 FROM versions")}
         with ProcessPoolExecutor(max_workers=1) as pool:
-            futures = [pool.submit(_read_and_parse, str(e.path), e.format, known) for e in items]
+            futures = [pool.submit(read_and_parse, str(e.path), e.format, known) for e in items]
             for entry, fut in zip(items, futures, strict=True):
                 data, doc, ahead = fut.result()
                 if ahead is not None:
@@ -405,7 +405,7 @@ class Archive:
         shas = dict(self.db.execute("SELECT id, sha256 FROM versions WHERE id IN (?, ?)", (a, b)).fetchall())
         ready = self._precomputed.pop((shas[a], shas[b]), None)
         if ready is None:
-            ready = _computed(align(self.document(a), self.document(b)))
+            ready = computed(align(self.document(a), self.document(b)))
         data, summary, pairs = ready
         self._pairs_cache[(a, b)] = pairs
         self.db.execute(
@@ -568,37 +568,3 @@ class Archive:
 
     def summaries(self) -> dict[tuple[int, int], dict[str, int]]:
         return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
-
-
-Aligned = tuple[str, str, list[tuple[str, list[int], list[int]]]]  # (data JSON, summary JSON, pairs)
-
-
-def _computed(al: Alignment) -> Aligned:
-    pairs = [(c.kind.value, list(c.old), list(c.new)) for c in al.changes if c.old and c.new]
-    return alignment_json(al), json.dumps(al.summary(), sort_keys=True), pairs
-
-
-# The worker keeps the document it parsed last, to align the next one with it while the main process
-# stores the previous file: files given in date order are then aligned before they are even added.
-_WORKER_PREV: list[Document] = []
-
-
-def _read_and_parse(
-    path: str, fmt: str | None, known: set[str]
-) -> tuple[bytes, Document | None, tuple[str, Aligned] | None]:
-    """Worker: the file's bytes, its Document unless the archive already has those bytes, and its
-    alignment with the file before it. Parse errors are left for the main process, which reports them
-    with the file's name and line."""
-    data = read_input(path)
-    if hashlib.sha256(data).hexdigest() in known:
-        return data, None, None
-    try:
-        doc = parse_bytes(data, path, fmt)
-    except RulediffError:
-        return data, None, None
-    ahead = None
-    if _WORKER_PREV:
-        prev = _WORKER_PREV[0]
-        ahead = (prev.version.sha256, _computed(align(prev, doc)))
-    _WORKER_PREV[:] = [doc]
-    return data, doc, ahead
