@@ -50,6 +50,16 @@ def _big_repeated(tmp: Path) -> list[str]:
     return ["parse", _write(tmp, "big.txt", (head + body + "Glossary\n\nA\nB.\n\nCredits\n\nC\n").encode())]
 
 
+def _foreign_sqlite(tmp: Path) -> list[str]:
+    import sqlite3
+
+    db = sqlite3.connect(tmp / "photos.sqlite")
+    db.execute("CREATE TABLE photos(id INTEGER PRIMARY KEY)")
+    db.commit()
+    db.close()
+    return ["--archive", str(tmp / "photos.sqlite"), "archive", "add", str(MD)]
+
+
 def _existing_output(tmp: Path) -> list[str]:
     (tmp / "out.html").write_text("keep me")
     return ["diff", str(MD), str(MD), "-o", str(tmp / "out.html")]
@@ -133,6 +143,7 @@ CASES = [
         "prose.txt:1:",
     ),
     Case("no such parser", lambda t: ["parse", str(MD), "--format", "nope"], 2, "Invalid value for '--format'"),
+    Case("an SQLite file that is not our archive", _foreign_sqlite, 2, "not a rulediff archive", "photos.sqlite:"),
     Case(
         "not an archive (plain text)",
         lambda t: ["--archive", _write(t, "notes.sqlite", b"hello\n" * 100), "archive", "list"],
