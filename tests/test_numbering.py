@@ -126,3 +126,12 @@ def test_sort_is_total_and_consistent_with_strings_of_equal_shape(ns: list[RuleN
 @given(st.integers(0, 24 * 25 - 1))
 def test_letter_index_round_trip(i: int) -> None:
     assert letter_index(letters_at(i)) == i
+
+
+@given(st.text(alphabet=st.sampled_from(list("0123456789.-\u2013abhlo ,rulesRuleandothrough")), max_size=80))
+def test_find_references_never_fails_and_spans_are_exact(text: str) -> None:
+    for r in find_references(text):
+        assert text[r.start : r.end] == r.text
+        assert r.targets
+        for t in r.targets:
+            assert RuleNumber.parse(str(t)) == t
