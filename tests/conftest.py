@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI explores the same examples every run (a red build is reproducible); local runs explore new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
