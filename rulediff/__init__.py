@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .archive import Archive
 from .changes import Alignment, Change, Kind, Nature, align
 from .errors import ArchiveError, FormatError, ParseError, RulediffError
 from .model import Coverage, Document, Example, GlossaryEntry, Rule, VersionInfo
@@ -9,6 +10,13 @@ from .numbering import RuleNumber, find_references
 from .parsers import FORMATS, detect, parse_bytes, parse_file
 
 __version__ = "0.1.0"
+
+
+def diff(old: str | Document, new: str | Document) -> Alignment:
+    """Align two versions given as files (any supported format) or parsed Documents."""
+    a = old if isinstance(old, Document) else parse(old)
+    b = new if isinstance(new, Document) else parse(new)
+    return align(a, b)
 
 
 def parse(path: str, format: str | None = None, *, lint: bool = False) -> Document:
@@ -20,6 +28,7 @@ def parse(path: str, format: str | None = None, *, lint: bool = False) -> Docume
 __all__ = [
     "FORMATS",
     "Alignment",
+    "Archive",
     "ArchiveError",
     "Change",
     "Coverage",
@@ -37,6 +46,7 @@ __all__ = [
     "__version__",
     "align",
     "detect",
+    "diff",
     "find_references",
     "parse",
     "parse_bytes",

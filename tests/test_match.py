@@ -173,3 +173,13 @@ def test_keyword_page_gets_inferred_numbers() -> None:
     abilities = [r for r in page.rules if r.category == "keyword ability" and r.title in titles]
     assert all(r.title in by_title for r in abilities)
     assert all(0.0 < conf <= 1.0 for _, conf in al.inferred.values())
+
+
+def test_public_diff_takes_paths_or_documents() -> None:
+    import rulediff
+
+    paste, md = str(CORPUS / "003_8b50984e948ebee1.txt"), str(CORPUS / "000_67b17b6c7d536d12.txt")
+    by_path = rulediff.diff(paste, md)
+    by_doc = rulediff.diff(parse(paste), parse(md))
+    assert by_path.number_map == by_doc.number_map
+    assert by_path.number_map["702.13"] == "702.15"
