@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -247,7 +248,7 @@ def report(sources: tuple[str, ...], output: str) -> None:
             items = entries([str(shipped_corpus())])
         if items:
             _add(arc, items, quiet=True)
-        bar_state: dict[str, object] = {}
+        bar_state: dict[str, Any] = {}
 
         def progress(step: str, done: int, total: int) -> None:
             bar = bar_state.get(step)
@@ -255,9 +256,9 @@ def report(sources: tuple[str, ...], output: str) -> None:
                 bar = click.progressbar(length=max(total, 1), label=step)
                 bar.__enter__()
                 bar_state[step] = bar
-            bar.update(done - bar.pos)  # type: ignore[attr-defined]
+            bar.update(done - bar.pos)
             if done >= total:
-                bar.__exit__(None, None, None)  # type: ignore[attr-defined]
+                bar.__exit__(None, None, None)
 
         stats = build_site(arc, output, progress=progress)
     click.echo(

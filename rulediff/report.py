@@ -514,7 +514,7 @@ def to_dict(al: Alignment) -> dict[str, Any]:
         {
             "kind": g.kind.value,
             "nature": g.nature.value if g.nature else None,
-            "term": (g.new or g.old).term if (g.new or g.old) else None,  # type: ignore[union-attr]
+            "term": g.new.term if g.new else g.old.term if g.old else None,
             "old_term": g.old.term if g.old else None,
             "reason": g.reason,
             "diff": as_pairs(word_diff(g.old.text if g.old else "", g.new.text if g.new else "", al.number_map)),
