@@ -114,10 +114,6 @@ class Rule:
     def references(self) -> list[Reference]:
         return find_references(self.text)
 
-    def full_text(self) -> str:
-        """Text with its examples, one paragraph per line, as a reader sees it."""
-        return "\n".join([self.text, *(e.text for e in self.examples), *self.notes])
-
 
 @dataclass(frozen=True, slots=True)
 class GlossaryEntry:
@@ -267,10 +263,6 @@ class Document:
     def children(self, number: RuleNumber | str | None) -> list[Rule]:
         key = "" if number is None else str(number)
         return [self.rules[i] for i in self._children.get(key, [])]
-
-    def glossary_entry(self, term: str) -> GlossaryEntry | None:
-        t = term.casefold()
-        return next((g for g in self.glossary if g.term.casefold() == t), None)
 
     def counts(self) -> dict[str, int]:
         c = {k.value: 0 for k in NodeKind}

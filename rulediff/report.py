@@ -432,7 +432,7 @@ def build_view(al: Alignment) -> ReportView:
                 g.nature.value if g.nature else None,
                 g.reason,
                 word_diff(g.old.text if g.old else "", g.new.text if g.new else "", al.number_map),
-                "g-" + re.sub(r"[^a-z0-9]+", "-", term.casefold()).strip("-"),
+                anchor(None, term, "g"),
             )
         )
     _unique_anchors(sections, references_only, typography_only)

@@ -37,7 +37,7 @@ CERTAIN = 0.95
 def _text_or_none(data: bytes, source: str) -> str | None:
     """Decoded text with LF line breaks (so sniffers can anchor on ^), or None for non-text."""
     try:
-        return lf_text(decode(data, source).text)
+        return lf_text(decode(data, source))
     except ParseError:
         return None
 

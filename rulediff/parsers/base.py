@@ -20,12 +20,6 @@ _CP1252_HINTS = frozenset(b"\x91\x92\x93\x94\x96\x97\x85\x99\xae")
 _CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
-    text: str
-    encoding: str
-
-
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\ufff0-\uffff]")
 
 
@@ -70,7 +64,7 @@ def _line_at(data: bytes, offset: int, unit: int = 1) -> int:
 
 
 @lru_cache(maxsize=4)
-def decode(data: bytes, source: str) -> Decoded:
+def decode(data: bytes, source: str) -> str:
     """Decode the bytes of a text release: BOMs, UTF-16 without BOM, UTF-8, cp1252 or Mac Roman.
 
     Raises ParseError for empty input, binary data, or text that decodes only as noise.
@@ -105,7 +99,7 @@ def decode(data: bytes, source: str) -> Decoded:
             ) from None
     else:
         try:
-            text, enc = data.decode("utf-8"), "utf-8"
+            text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             if e.start >= len(data) - 3 and e.reason == "unexpected end of data":
                 raise ParseError(
@@ -113,21 +107,21 @@ def decode(data: bytes, source: str) -> Decoded:
                     source=source,
                     line=_line_at(data, e.start),
                 ) from None
-            text, enc = _decode_single_byte(data)
+            text = _decode_single_byte(data)
     if "\x00" in text or _control_ratio(text) > 0.01:
         raise ParseError("binary data, not text; expected a Comprehensive Rules text file", source=source, line=1)
-    return Decoded(text, enc)
+    return text
 
 
-def _decode_single_byte(data: bytes) -> tuple[str, str]:
+def _decode_single_byte(data: bytes) -> str:
     high = [b for b in data if b >= 0x80]
     if any(b in _CP1252_UNDEFINED for b in high):
-        return data.decode("mac-roman"), "mac-roman"
+        return data.decode("mac-roman")
     mac = sum(1 for b in high if b in _MAC_HINTS)
     win = sum(1 for b in high if b in _CP1252_HINTS)
     if mac > win:
-        return data.decode("mac-roman"), "mac-roman"
-    return data.decode("cp1252"), "cp1252"
+        return data.decode("mac-roman")
+    return data.decode("cp1252")
 
 
 # Scanned left to right, so "\r\r\r\n" is two breaks, as the releases that contain it mean it.

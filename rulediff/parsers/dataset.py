@@ -121,7 +121,7 @@ def sniff_viewer(data: bytes, text: str | None) -> float:
 
 
 def parse_viewer(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source).text)
+    lines = split_lines(decode(data, source))
     while lines and not lines[-1].strip():
         lines.pop()
     cols = _viewer_header(lines)
@@ -171,7 +171,7 @@ def sniff_jsonl(data: bytes, text: str | None) -> float:
 
 def parse_jsonl(data: bytes, source: str) -> Document:
     rows = []
-    for i, ln in enumerate(split_lines(decode(data, source).text), 1):
+    for i, ln in enumerate(split_lines(decode(data, source)), 1):
         if not ln.strip():
             continue
         try:
@@ -201,7 +201,7 @@ def sniff_csv(data: bytes, text: str | None) -> float:
 
 
 def parse_csv(data: bytes, source: str) -> Document:
-    text = decode(data, source).text.lstrip("\ufeff")
+    text = decode(data, source).lstrip("\ufeff")
     reader = csv.DictReader(io.StringIO(text, newline=""))
     if not reader.fieldnames or "number" not in reader.fieldnames or "text" not in reader.fieldnames:
         raise ParseError("CSV header must name the columns number and text", source=source, line=1)

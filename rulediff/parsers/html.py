@@ -97,7 +97,7 @@ def _glossary(items: list[tuple[str, Paragraph]]) -> list[GlossaryEntry]:
 
 
 def parse(data: bytes, source: str) -> Document:
-    text = decode(data, source).text
+    text = decode(data, source)
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as e:

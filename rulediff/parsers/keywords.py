@@ -76,7 +76,7 @@ def _updated(header: list[str]) -> str | None:
 
 
 def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source).text)
+    lines = split_lines(decode(data, source))
     heads = [i for i in range(len(lines)) if _is_heading(lines, i)]
     if not heads:
         raise ParseError(

@@ -45,7 +45,7 @@ _SLIPPED = re.compile(r"^\s*(?:[+*-]\s+)?\*\*[\d.]+\*\*[a-z]")
 
 
 def parse(data: bytes, source: str) -> Document:
-    raw = split_lines(decode(data, source).text)
+    raw = split_lines(decode(data, source))
     lines = [strip_markup(ln) for ln in raw]
     builder = TreeBuilder(source)
     slipped = [i for i, ln in enumerate(raw) if _SLIPPED.match(ln)]

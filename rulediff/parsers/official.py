@@ -176,7 +176,7 @@ def _entry(term: str, body: list[str], line: int, wrapped: bool) -> GlossaryEntr
 
 
 def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source).text)
+    lines = split_lines(decode(data, source))
     return parse_lines(lines, source=source, sha=sha256(data), fmt=NAME)
 
 

@@ -70,7 +70,7 @@ def repair_hyphenation(lines: list[str], first_line: int = 1) -> tuple[list[str]
 
 
 def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source).text)
+    lines = split_lines(decode(data, source))
     start = next((i for i, ln in enumerate(lines) if any(p.match(ln.strip()) for p in _START)), None)
     if start is None:
         raise ParseError("no numbered rules found; expected lines like '702.15. Lifelink'", source=source, line=1)

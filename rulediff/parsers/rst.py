@@ -47,7 +47,7 @@ def sniff(data: bytes, text: str | None) -> float:
 
 
 def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source).text)
+    lines = split_lines(decode(data, source))
     b = TreeBuilder(source)
     pending_section: tuple[str, int] | None = None
     pending_heading: tuple[str, int] | None = None
