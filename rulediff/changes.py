@@ -43,12 +43,50 @@ class Nature(StrEnum):
 
 
 EDITED_KINDS = frozenset({Kind.EDITED, Kind.RENUMBERED_EDITED, Kind.MOVED_EDITED})
-# The summary counts that add up to "changes a reader must see" (see is_substantive).
-READER_COUNTS = ("edited_substantive", "added", "removed", "moved", "moved_edited", "split", "merged")
+
+
+class Shown(StrEnum):
+    """How a reader meets a change: the one definition every count and every renderer uses."""
+
+    EDITED = "edited"  # a substantive edit, renumbered or not
+    ADDED = "added"
+    REMOVED = "removed"
+    MOVED = "moved"  # out of order, edited or not: the reader must find it somewhere else
+    SPLIT = "split"
+    MERGED = "merged"
+    GLOSSARY = "glossary"  # a term added, removed or substantively redefined
+    REFERENCES_ONLY = "references_only"  # collapsed: only followed renumbered references
+    TYPOGRAPHY_ONLY = "typography_only"  # collapsed: quotes, dashes, spacing
+    RENUMBERED = "renumbered"  # collapsed into ranges: number changed, words did not
+
+
+# What the reader must read, rule by rule (the headline count), then what is shown collapsed.
+MUST_READ = (Shown.EDITED, Shown.ADDED, Shown.REMOVED, Shown.MOVED, Shown.SPLIT, Shown.MERGED)
+COLLAPSED = (Shown.REFERENCES_ONLY, Shown.TYPOGRAPHY_ONLY, Shown.RENUMBERED)
+# The summary keys holding those counts (Alignment.summary, stored with every archived alignment).
+READER_COUNTS = tuple(f"reader_{s.value}" for s in Shown)
+_BY_NATURE = {
+    Nature.SUBSTANTIVE: Shown.EDITED,
+    Nature.REFERENCES_ONLY: Shown.REFERENCES_ONLY,
+    Nature.TYPOGRAPHY_ONLY: Shown.TYPOGRAPHY_ONLY,
+}
+
+
+def reader_counts(summary: dict[str, int]) -> dict[Shown, int]:
+    """The reader's counts out of a summary (also one stored by an archive)."""
+    if summary and "reader_edited" not in summary:
+        # Stored by an engine older than this definition: its nearest reading, until it is realigned.
+        legacy = {Shown.EDITED: "edited_substantive", Shown.GLOSSARY: "glossary_added"}
+        out = {s: summary.get(legacy.get(s, s.value), 0) for s in Shown}
+        out[Shown.MOVED] += summary.get("moved_edited", 0)
+        return out
+    return {s: summary.get(f"reader_{s.value}", 0) for s in Shown}
 
 
 def reader_changes(summary: dict[str, int]) -> int:
-    return sum(summary.get(k, 0) for k in READER_COUNTS)
+    """The headline: how many rule changes a reader must read."""
+    counts = reader_counts(summary)
+    return sum(counts[s] for s in MUST_READ)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +153,10 @@ class Alignment:
         gl: Counter[str] = Counter(g.kind.value for g in self.glossary)
         for k in (Kind.ADDED, Kind.REMOVED, Kind.EDITED, Kind.UNCHANGED, Kind.NOT_COVERED):
             out[f"glossary_{k.value}"] = gl.get(k.value, 0)
+        shown = Counter(shown_as(ch) for ch in self.changes)
+        shown.update(glossary_shown(g) for g in self.glossary)
+        for s in Shown:
+            out[f"reader_{s.value}"] = shown.get(s, 0)
         return out
 
     def substantive(self) -> list[Change]:
@@ -122,12 +164,32 @@ class Alignment:
         return [ch for ch in self.changes if is_substantive(ch)]
 
 
-def is_substantive(ch: Change) -> bool:
-    if ch.kind in (Kind.UNCHANGED, Kind.RENUMBERED, Kind.NOT_COVERED):
-        return False
+def shown_as(ch: Change) -> Shown | None:
+    """How ``ch`` reaches the reader; None when it does not (unchanged, outside a source's coverage)."""
+    if ch.kind in (Kind.UNCHANGED, Kind.NOT_COVERED):
+        return None
+    if ch.kind in (Kind.MOVED, Kind.MOVED_EDITED):
+        return Shown.MOVED
+    if ch.kind == Kind.RENUMBERED:
+        return Shown.RENUMBERED
     if ch.kind in EDITED_KINDS:
-        return ch.nature == Nature.SUBSTANTIVE
-    return True
+        shown = _BY_NATURE[ch.nature or Nature.SUBSTANTIVE]
+        # A renumbered rule whose words only followed the renumbering is read in the renumbering ranges.
+        return Shown.RENUMBERED if ch.kind == Kind.RENUMBERED_EDITED and shown != Shown.EDITED else shown
+    return Shown(ch.kind.value)
+
+
+def glossary_shown(g: GlossaryChange) -> Shown | None:
+    if g.kind in (Kind.ADDED, Kind.REMOVED):
+        return Shown.GLOSSARY
+    if g.kind == Kind.EDITED:
+        shown = _BY_NATURE[g.nature or Nature.SUBSTANTIVE]
+        return Shown.GLOSSARY if shown == Shown.EDITED else shown
+    return None
+
+
+def is_substantive(ch: Change) -> bool:
+    return shown_as(ch) in MUST_READ
 
 
 # --- natures --------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from . import __version__
 from .changes import align
 from .errors import RulediffError
 from .model import Document
+from .notes import headline
 from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
 from .report import to_html, to_json, to_markdown
@@ -203,13 +204,7 @@ def diff(
         click.echo(text, nl=False)
     else:
         write_atomic(output, text, force=force)
-        s = al.summary()
-        click.echo(
-            f"wrote {output}: {len(al.substantive())} changes to read "
-            f"({s['edited_substantive']} edited, {s['added']} added, {s['removed']} removed, "
-            f"{s['moved'] + s['moved_edited']} moved, {s['renumbered'] + s['renumbered_edited']} renumbered)",
-            err=True,
-        )
+        click.echo(f"wrote {output}: {headline(al.summary())}", err=True)
 
 
 def _is_archived(ref: str, fmt: str | None) -> bool:
