@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from .notes import headline
 from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
 from .report import to_html, to_json, to_markdown
+from .scope import parse_prefixes, restrict
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -91,6 +93,34 @@ def archive_path() -> str | None:
     """The --archive given to the command line (None: the default)."""
     obj = click.get_current_context().find_root().obj
     return obj.get("archive") if isinstance(obj, dict) else None
+
+
+def _remember_archive(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    # Given after the command, --archive overrides the one given before it (and $RULEDIFF_ARCHIVE).
+    if value is not None:
+        root = ctx.find_root()
+        if not isinstance(root.obj, dict):
+            root.obj = {}
+        root.obj["archive"] = value
+
+
+def archive_option(fn: F) -> F:
+    """``--archive PATH`` where users type it: after the command as well as before it."""
+    return click.option(
+        "--archive",
+        type=click.Path(dir_okay=False, path_type=str),
+        expose_value=False,
+        callback=_remember_archive,
+        help="The archive file (default ./rulediff.sqlite, or $RULEDIFF_ARCHIVE).",
+    )(fn)
+
+
+def progress_bar(length: int, label: str) -> Any:
+    """click's progress bar on stderr, shown only when stderr is a terminal (stdout stays clean for pipes)."""
+    err = sys.stderr
+    return click.progressbar(
+        length=max(length, 1), label=label, file=err, hidden=not err.isatty(), item_show_func=lambda item: item
+    )
 
 
 @main.command()
@@ -174,9 +204,24 @@ _DIFF_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".md": "md", 
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--old-format", type=click.Choice(sorted(FORMATS)), help="Parser for OLD (default: detect).")
 @click.option("--new-format", type=click.Choice(sorted(FORMATS)), help="Parser for NEW (default: detect).")
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    metavar="NUMBER",
+    help="Only changes to this section, rule or subrule and what is below it (repeatable): 6, 613, 613.1a.",
+)
+@archive_option
 @_guard
 def diff(
-    old: str, new: str, output: str | None, fmt: str | None, force: bool, old_format: str | None, new_format: str | None
+    old: str,
+    new: str,
+    output: str | None,
+    fmt: str | None,
+    force: bool,
+    old_format: str | None,
+    new_format: str | None,
+    only: tuple[str, ...],
 ) -> None:
     """Show what changed from OLD to NEW: renumbering followed, typography and reference noise apart.
 
@@ -188,7 +233,9 @@ def diff(
       rulediff diff cr-20250919.txt cr-20251114.txt -o changes.html
       rulediff diff cr-20110204.txt cr-20260116.txt --format json > 2011-2026.json
       rulediff diff 2011-02-04 2026-01-16 -o notes.md
+      rulediff diff 2012-01-01 2026-01-16 --only 613 --only 702.15
     """
+    prefixes = parse_prefixes(only)
     if output is not None:
         check_target(output, force)
     kind = fmt or (_DIFF_FORMATS.get(Path(output).suffix.lower(), "md") if output else "md")
@@ -196,9 +243,12 @@ def diff(
         from .archive import Archive
 
         with Archive.open(archive_path(), create=False) as arc:
-            al = arc.alignment(old, new)  # stored for neighbours, computed once and kept otherwise
+            # stored for neighbours, computed once and kept otherwise
+            al = arc.alignment(_in_force(arc, old), _in_force(arc, new))
     else:
         al = align(load_document(old, old_format), load_document(new, new_format))
+    if prefixes:
+        al = restrict(al, prefixes)
     text = {"html": to_html, "json": to_json, "md": to_markdown}[kind](al)
     if output is None:
         click.echo(text, nl=False)
@@ -219,7 +269,20 @@ def load_document(ref: str, fmt: str | None) -> Document:
     from .archive import Archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        return arc.document(ref)
+        return arc.document(_in_force(arc, ref))
+
+
+def _in_force(arc: Any, ref: str) -> str:
+    """A version reference; a date that is no release's own date means the version in force that day."""
+    try:
+        arc.resolve(ref)
+        return ref
+    except RulediffError:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref.strip()):
+            raise
+    v = arc.version_before(ref.strip())
+    click.echo(f"{ref}: the version in force that day is {v.label}", err=True)
+    return f"#{v.id}"
 
 
 def _looks_like_version(ref: str) -> bool:

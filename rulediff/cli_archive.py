@@ -10,11 +10,12 @@ import click
 
 from .archive import AddResult, Archive
 from .changes import reader_changes
-from .cli import _guard, archive_path, main
+from .cli import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
 from .history import history as rule_history
 from .history import show as rule_show
 from .manifest import Entry, entries, shipped_corpus
+from .scope import subtree
 from .site import build_site
 from .templating import environment
 
@@ -26,11 +27,11 @@ def _open(create: bool = True) -> Archive:
 def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
     """Archive items with a progress bar; one line per file unless quiet."""
     results: list[AddResult] = []
-    with click.progressbar(length=len(items), label="archiving", hidden=len(items) <= 3) as bar:
+    with progress_bar(len(items), "archiving") as bar:
 
         def done(entry: Entry, res: AddResult) -> None:
             results.append(res)
-            bar.update(1)
+            bar.update(1, res.version.label)
 
         arc.add_many(items, on_added=done)
     if not quiet:
@@ -43,7 +44,7 @@ def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResul
 def archive() -> None:
     """Keep every version in one SQLite file: add, list, remove, export.
 
-    \\b
+    \b
     Examples:
       rulediff archive add ../shared/cr-corpus/txt
       rulediff archive list
@@ -53,11 +54,12 @@ def archive() -> None:
 
 @archive.command("add")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@archive_option
 @_guard
 def archive_add(paths: tuple[str, ...]) -> None:
     """Add files or folders (a folder's MANIFEST gives labels and eras). Re-adding is a no-op.
 
-    \\b
+    \b
     Examples:
       rulediff archive add cr-20260116.txt
       rulediff archive add corpus/ ../shared/cr-corpus/txt
@@ -74,11 +76,12 @@ def archive_add(paths: tuple[str, ...]) -> None:
 
 @archive.command("list")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per version.")
+@archive_option
 @_guard
 def archive_list(as_json: bool) -> None:
     """List archived versions: date, label, format, rules, changes since the previous one.
 
-    \\b
+    \b
     Example:
       rulediff archive list
     """
@@ -117,11 +120,12 @@ def archive_list(as_json: bool) -> None:
 
 @archive.command("remove")
 @click.argument("version")
+@archive_option
 @_guard
 def archive_remove(version: str) -> None:
     """Remove one version (by date, label or sha256 prefix); its neighbours are re-aligned.
 
-    \\b
+    \b
     Example:
       rulediff archive remove 2026-08-07
     """
@@ -131,11 +135,12 @@ def archive_remove(version: str) -> None:
 
 
 @archive.command("export")
+@archive_option
 @_guard
 def archive_export() -> None:
     """Every version and rule as JSON lines (type "version" then its "rule" records).
 
-    \\b
+    \b
     Example:
       rulediff archive export > archive.jsonl
     """
@@ -148,13 +153,14 @@ def archive_export() -> None:
 @click.argument("query")
 @click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
+@archive_option
 @_guard
 def history(query: str, as_of: str | None, fmt: str) -> None:
     """Every version in which a rule exists, its number there, and what changed.
 
     QUERY is a rule number (702.15), a keyword or title (lifelink), or a phrase.
 
-    \\b
+    \b
     Examples:
       rulediff history lifelink
       rulediff history 702.13 --as-of 2011-02-04
@@ -183,32 +189,49 @@ def history(query: str, as_of: str | None, fmt: str) -> None:
 
 
 @main.command()
-@click.argument("number")
+@click.argument("query")
 @click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
+@click.option("--only", "only", is_flag=True, help="Just this node, without the subrules below it.")
+@archive_option
 @_guard
-def show(number: str, as_of: str | None) -> None:
-    """Print a rule (and its examples) as it read on a date.
+def show(query: str, as_of: str | None, only: bool) -> None:
+    """Print a whole rule as it read on a date: heading, text, every subrule, examples.
 
-    \\b
-    Example:
-      rulediff show 702.15 --as-of 2015-01-01
+    QUERY is a number (613, 702.15, 702.15a), a rule title (lifelink) or a glossary term.
+    The version shown is named on stderr.
+
+    \b
+    Examples:
+      rulediff show 613 --as-of 2012-06-01
+      rulediff show lifelink --as-of 2011-02-04
+      rulediff show 702.15b --only
+      rulediff show "mana burn"
     """
     with _open(create=False) as arc:
-        v, rule = rule_show(arc, number, as_of)
-    click.echo(f"{rule.number}{'.' if rule.number and not rule.number.letters else ''} {rule.text}")
-    for e in rule.examples:
-        click.echo(f"  {e.text}")
-    click.echo(f"-- {v.label}", err=True)
+        found = rule_show(arc, query, as_of)
+    if found.entry is not None:
+        click.echo(found.entry.term)
+        for line in found.entry.text.splitlines():
+            click.echo(f"  {line}")
+    elif found.rule is not None:
+        nodes = [(0, found.rule)] if only else subtree(found.document, found.rule)
+        for depth, rule in nodes:
+            pad = "  " * depth
+            click.echo(f"{pad}{rule.number}{'.' if rule.number and not rule.number.letters else ''} {rule.text}")
+            for e in rule.examples:
+                click.echo(f"{pad}    {e.text}")
+    click.echo(f"-- {found.version.label} (effective {found.version.date})", err=True)
 
 
 @main.command()
 @click.argument("phrase")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
+@archive_option
 @_guard
 def search(phrase: str, as_json: bool) -> None:
     """Find a phrase in every archived version: which rules, first and last seen.
 
-    \\b
+    \b
     Example:
       rulediff search "mana burn"
     """
@@ -228,13 +251,14 @@ def search(phrase: str, as_json: bool) -> None:
 @main.command()
 @click.argument("sources", nargs=-1, type=click.Path(path_type=str))
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
+@archive_option
 @_guard
 def report(sources: tuple[str, ...], output: str) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
     empty), then write an index, one diff page per consecutive pair, one history page per rule and an
     offline search page into OUTPUT. Rebuilds only rewrite what changed.
 
-    \\b
+    \b
     Examples:
       rulediff report
       rulediff report ../shared/cr-corpus/txt -o cr-site
@@ -253,7 +277,7 @@ def report(sources: tuple[str, ...], output: str) -> None:
         def progress(step: str, done: int, total: int) -> None:
             bar = bar_state.get(step)
             if bar is None:
-                bar = click.progressbar(length=max(total, 1), label=step)
+                bar = progress_bar(total, step)
                 bar.__enter__()
                 bar_state[step] = bar
             bar.update(done - bar.pos)

@@ -9,6 +9,7 @@ from typing import Any
 
 from .archive import Archive, VersionRow
 from .errors import ArchiveError
+from .model import Document, GlossaryEntry, Rule
 from .numbering import RuleNumber
 from .textdiff import word_diff
 
@@ -181,14 +182,37 @@ def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> b
     return covers(cov, number, last_row[3], None)
 
 
-def show(arc: Archive, number: str, as_of: str | None = None) -> tuple[VersionRow, Any]:
-    """The rule as it read in the version in force on ``as_of`` (default: the latest version that has it)."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What ``show`` found: a rule (with its document, for the subrules) or a glossary entry."""
+
+    version: VersionRow
+    document: Document
+    rule: Rule | None
+    entry: GlossaryEntry | None
+
+
+def show(arc: Archive, query: str, as_of: str | None = None) -> Shown:
+    """The rule (by number or title) or glossary term as it read in the version in force on ``as_of``
+    (default: the latest version that has it)."""
     if not arc.versions():
         raise ArchiveError("the archive is empty", source=str(arc.path))
     pool = [arc.version_before(as_of)] if as_of else list(reversed(arc.versions()))
+    number = RuleNumber.try_parse(query.strip().rstrip("."))
+    wanted = " ".join(query.split()).casefold()
     for v in pool:
-        rule = arc.document(v.id).get(number)
-        if rule is not None:
-            return v, rule
+        doc = arc.document(v.id)
+        if number is not None:
+            rule = doc.get(number)
+            if rule is not None:
+                return Shown(v, doc, rule, None)
+            continue
+        for r in doc.rules:
+            if r.title and r.title.casefold() == wanted:
+                return Shown(v, doc, r, None)
+        for g in doc.glossary:
+            if g.term.casefold() in (wanted, f"{wanted} (obsolete)"):
+                return Shown(v, doc, None, g)
     where = f"in {pool[0].label}" if as_of else "in any archived version"
-    raise ArchiveError(f"no rule {number} {where}", source=str(arc.path))
+    what = f"rule {query}" if number is not None else f"rule or glossary term {query!r}"
+    raise ArchiveError(f"no {what} {where}", source=str(arc.path))
