@@ -10,7 +10,7 @@ import click
 
 from .archive import AddResult, Archive
 from .changes import reader_changes
-from .cli import _guard, archive_option, archive_path, main, progress_bar
+from .cli_base import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
 from .history import history as rule_history
 from .history import show as rule_show

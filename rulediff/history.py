@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from .archive import Archive, VersionRow
 from .errors import ArchiveError
+from .match import covers
 from .model import Document, GlossaryEntry, Rule
 from .numbering import RuleNumber
 from .textdiff import word_diff
@@ -91,19 +90,9 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None) -> int:
     pool = [arc.version_before(as_of)] if as_of else list(reversed(versions))
     number = RuleNumber.try_parse(query)
     for v in pool:
-        if number is not None:
-            row = arc.db.execute(
-                "SELECT lineage FROM rules WHERE version_id = ? AND number = ? ORDER BY pos LIMIT 1",
-                (v.id, str(number)),
-            ).fetchone()
-        else:
-            row = arc.db.execute(
-                "SELECT r.lineage FROM rules r JOIN bodies b ON b.id = r.body_id"
-                " WHERE r.version_id = ? AND lower(b.title) = lower(?) ORDER BY r.pos LIMIT 1",
-                (v.id, query.strip()),
-            ).fetchone()
-        if row is not None and row[0] is not None:
-            return int(row[0])
+        found = arc.lineage_at(v.id, number=str(number)) if number is not None else arc.lineage_at(v.id, title=query)
+        if found is not None:
+            return found
     if number is None:
         hits = arc.search(query, limit=5)
         if hits:
@@ -116,11 +105,7 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
     lineage = find_lineage(arc, query, as_of)
     versions = arc.versions()
     order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.db.execute(
-        "SELECT r.version_id, r.pos, r.number, b.title, b.text, b.examples FROM rules r"
-        " JOIN bodies b ON b.id = r.body_id WHERE r.lineage = ?",
-        (lineage,),
-    ).fetchall()
+    rows = arc.lineage_rules(lineage)
     rows.sort(key=lambda r: (order[r[0]], r[1]))
     steps: list[Step] = []
     prev: tuple[int, int, str | None, str] | None = None
@@ -138,7 +123,7 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
                 number,
                 title,
                 text,
-                [e[0] for e in json.loads(examples)] if examples else [],
+                examples,
                 change,
                 nature,
                 prev[2] if prev else None,
@@ -148,11 +133,7 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
         prev = (vid, pos, number, text)
     edges = [
         {"from": a, "to": b, "version": versions[order[vid]].label if vid in order else None, "kind": kind}
-        for a, b, vid, kind in arc.db.execute(
-            "SELECT from_lineage, to_lineage, version_id, kind FROM lineage_edges"
-            " WHERE from_lineage = ? OR to_lineage = ?",
-            (lineage, lineage),
-        )
+        for a, b, vid, kind in arc.lineage_edges(lineage)
     ]
     last = order[rows[-1][0]] if rows else -1
     gone = (
@@ -164,10 +145,7 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
 
 
 def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:
-    row = arc.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
-    if row is None:
-        return ("reappears", None)
-    for kind, old, new, nature, *_ in json.loads(zlib.decompress(row[0]))["changes"]:
+    for kind, old, new, nature in arc.stored_changes(a, b) or []:
         if i in old and j in new:
             return (kind, nature)
     return ("reappears", None)
@@ -175,8 +153,6 @@ def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, st
 
 def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> bool:
     """Is the lineage really gone in the next version, or does that version simply not cover it?"""
-    from .match import covers
-
     cov, _ = arc.light(nxt.id)
     number = RuleNumber.try_parse(last_row[2]) if last_row[2] else None
     return covers(cov, number, last_row[3], None)

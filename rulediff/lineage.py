@@ -1,53 +1,70 @@
 """Lineage: a permanent id per rule carried through the alignments of consecutive versions (looking past
-partial dumps that do not cover a rule), splits and merges as edges; and the bridges between such dumps."""
+partial dumps that do not cover a rule), splits and merges as edges; and the bridges between such dumps.
+Pure: it reads rule keys, coverage and aligned pairs through ``RuleKeys`` and returns what to store."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from .changes import Kind
 from .match import covers
+from .model import Coverage
 from .numbering import RuleNumber
-
-if TYPE_CHECKING:
-    from .archive import Archive, VersionRow
 
 # How far back a version looks for the last appearance of rules its neighbour did not cover.
 LINEAGE_LOOKBACK = 8
 
+RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
+Pair = tuple[str, list[int], list[int]]  # (kind, old positions, new positions)
 
-def assign_lineages(arc: Archive, vs: list[VersionRow], start: int) -> None:
-    """Carry a permanent id per rule through consecutive alignments, from version ``start`` on (the
-    ones before keep theirs); a rule its predecessor did not cover looks further back (partial
-    dumps). Splits and merges are recorded as edges."""
-    db = arc.db
-    later = [v.id for v in vs[start:]]
-    marks = ",".join("?" * len(later))
-    if later:
-        db.execute(f"DELETE FROM lineages WHERE first_version IN ({marks})", later)
-        db.execute(f"DELETE FROM lineage_edges WHERE version_id IN ({marks})", later)
-    next_id = (db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0] or 0) + 1
-    assigned: dict[int, list[int]] = {}
-    for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]:
-        assigned[v.id] = [
-            x for (x,) in db.execute("SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos", (v.id,))
-        ]
-    for k in range(start, len(vs)):
-        v = vs[k]
-        _, rules = arc.light(v.id)
+
+class RuleKeys(Protocol):
+    """What lineage reads of each version: its coverage and rule keys, and the paired changes of two versions."""
+
+    def coverage(self, vid: int) -> Coverage: ...
+
+    def light(self, vid: int) -> tuple[Coverage, list[RuleKey]]: ...
+
+    def pairs(self, a: int, b: int) -> list[Pair]: ...
+
+
+@dataclass(slots=True)
+class Lineages:
+    """Lineage ids per rule position of each (re)assigned version, the lineages born there
+    (id, first version, first number, title), and split/merge edges (from, to, version, kind)."""
+
+    ids: dict[int, list[int]] = field(default_factory=dict)
+    born: list[tuple[int, int, str | None, str | None]] = field(default_factory=list)
+    edges: list[tuple[int, int, int, str]] = field(default_factory=list)
+
+
+def assign_lineages(
+    keys: RuleKeys, order: Sequence[int], start: int, known: Mapping[int, list[int]], next_id: int
+) -> Lineages:
+    """Carry a permanent id per rule through consecutive alignments of the versions ``order``, from
+    position ``start`` on; ``known`` holds the ids of the (up to LINEAGE_LOOKBACK) versions before it and
+    ``next_id`` is the first free id. A rule its predecessor did not cover looks further back (partial
+    dumps). Splits and merges become edges."""
+    out = Lineages()
+    assigned: dict[int, list[int]] = dict(known)
+    for k in range(start, len(order)):
+        vid = order[k]
+        _, rules = keys.light(vid)
         lin: list[int | None] = [None] * len(rules)
         pending = set(range(len(rules)))
         for back in range(1, min(k, LINEAGE_LOOKBACK) + 1):
             if not pending:
                 break
-            u = vs[k - back]
-            cov, _ = arc.light(u.id)
+            uid = order[k - back]
+            cov, _ = keys.light(uid)
             looks = [j for j in pending if covers(cov, *rules[j])]
             if not looks:
                 continue
             taken = {x for x in lin if x is not None}
-            for kind, old, new in arc.pairs(u.id, v.id):
-                primary = assigned[u.id][old[0]]
+            for kind, old, new in keys.pairs(uid, vid):
+                primary = assigned[uid][old[0]]
                 for j in new:
                     if j not in pending:
                         continue
@@ -56,52 +73,40 @@ def assign_lineages(arc: Archive, vs: list[VersionRow], start: int) -> None:
                         taken.add(primary)
                     else:
                         lin[j] = next_id
-                        db.execute(
-                            "INSERT INTO lineages VALUES (?,?,?,?)", (next_id, v.id, _s(rules[j][0]), rules[j][1])
-                        )
-                        db.execute("INSERT INTO lineage_edges VALUES (?,?,?,?)", (primary, next_id, v.id, kind))
+                        out.born.append((next_id, vid, _s(rules[j][0]), rules[j][1]))
+                        out.edges.append((primary, next_id, vid, kind))
                         next_id += 1
                     pending.discard(j)
                 if kind == Kind.MERGED.value:
-                    for i in old[1:]:
-                        db.execute(
-                            "INSERT INTO lineage_edges VALUES (?,?,?,?)", (assigned[u.id][i], primary, v.id, kind)
-                        )
+                    out.edges.extend((assigned[uid][i], primary, vid, kind) for i in old[1:])
             # What this predecessor covered but did not pair is new here; stop looking for it.
             pending -= set(looks)
         for j in range(len(rules)):
             if lin[j] is None:
                 lin[j] = next_id
-                db.execute("INSERT INTO lineages VALUES (?,?,?,?)", (next_id, v.id, _s(rules[j][0]), rules[j][1]))
+                out.born.append((next_id, vid, _s(rules[j][0]), rules[j][1]))
                 next_id += 1
-        assigned[v.id] = arc.lineage_cache[v.id] = [x for x in lin if x is not None]
-        db.executemany(
-            "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",
-            [(x, v.id, j) for j, x in enumerate(lin)],
-        )
+        assigned[vid] = out.ids[vid] = [x for x in lin if x is not None]
+    return out
 
 
-# -- queries --------------------------------------------------------------------------------
-
-
-def find_bridges(arc: Archive) -> list[tuple[int, int]]:
+def find_bridges(keys: RuleKeys, order: Sequence[int]) -> list[tuple[int, int]]:
     """Partial dumps: for each version whose predecessor does not cover some of its numbered rules,
     the nearest earlier numbered version that does (2011's section-7 paste bridges to the 2022 dump of
     rule 702 over a keyword page in between)."""
-    vs = arc.versions()
     out: list[tuple[int, int]] = []
-    for k in range(2, len(vs)):
-        if arc.coverage(vs[k - 1].id).complete:
+    for k in range(2, len(order)):
+        if keys.coverage(order[k - 1]).complete:
             continue  # a whole release covers everything its successor has
-        _, rules = arc.light(vs[k].id)
-        prev_cov, _ = arc.light(vs[k - 1].id)
+        _, rules = keys.light(order[k])
+        prev_cov, _ = keys.light(order[k - 1])
         missing = [r for r in rules if r[0] is not None and not covers(prev_cov, *r)]
         if not missing:
             continue
-        for u in reversed(vs[: k - 1]):
-            cov, urules = arc.light(u.id)
+        for uid in reversed(order[: k - 1]):
+            cov, urules = keys.light(uid)
             if any(r[0] is not None for r in urules) and any(covers(cov, *r) for r in missing):
-                out.append((u.id, vs[k].id))
+                out.append((uid, order[k]))
                 break
     return out
 

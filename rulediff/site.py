@@ -113,11 +113,8 @@ def build_site(arc: Archive, out: str | os.PathLike[str], progress: Progress | N
     env = environment()
 
     todo = [p for p in pages if not w.fresh(p.path, _page_key(p))]
-    missing = [p for p in todo if not arc.has_alignment(p.old.id, p.new.id)]
-    if missing:
-        with arc.transaction():  # bridges between partial dumps are not stored by 'add'
-            for p in missing:
-                arc.ensure_alignment(p.old.id, p.new.id, "bridge")
+    # Bridges between partial dumps are not stored by 'add'.
+    arc.ensure_alignments([(p.old.id, p.new.id) for p in todo], "bridge")
     # Diff pages render in two worker processes while this one writes the history pages.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
     with ProcessPoolExecutor(max_workers=max(1, len(chunks))) as pool:
@@ -266,19 +263,16 @@ def _history_pages(
     """One page per lineage, from one pass over the rules table. Texts are fetched only for the pages that
     are rendered: a page's key is built from body ids, so an unchanged lineage costs no text at all."""
     order = {v.id: k for k, v in enumerate(versions)}
-    titles = dict(arc.db.execute("SELECT id, title FROM bodies WHERE title IS NOT NULL").fetchall())
-    rows = [
-        (lin, vid, number, titles.get(body), body)
-        for lin, vid, number, body in arc.db.execute("SELECT lineage, version_id, number, body_id FROM rules")
-    ]
+    rows = arc.rule_index()
     by_lineage: dict[int, list[tuple[Any, ...]]] = {}
     # (version, parent number) -> [(child number, child lineage)]: a headed rule's page links its subrules.
     kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
     for row in rows:
         by_lineage.setdefault(row[0], []).append(row)
-        parent = _parent_number(row[2]) if row[2] else None
-        if parent is not None:
-            kids.setdefault((row[1], parent), []).append((row[2], row[0]))
+        number = row[2]
+        parent = _parent_number(number) if number else None
+        if number and parent is not None:
+            kids.setdefault((row[1], parent), []).append((number, row[0]))
     template = env.get_template("history.html.j2")
     listing = []
     total = len(by_lineage)
@@ -325,8 +319,7 @@ def _history_pages(
         if w.fresh(name, key):
             continue
         # Only pages that are rendered pay for their texts and word diffs.
-        marks = ",".join("?" * len(steps))
-        texts = dict(arc.db.execute(f"SELECT id, text FROM bodies WHERE id IN ({marks})", [st["body"] for st in steps]))
+        texts = arc.body_texts(st["body"] for st in steps)
         for step in steps:
             step["text"] = texts[step["body"]]
         for prev, step in zip(steps, steps[1:], strict=False):
@@ -366,9 +359,7 @@ def _num_key(number: str | None) -> tuple[Any, ...]:
 def _search(arc: Archive, versions: list[VersionRow], w: SiteWriter, env: Any) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server)."""
     order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.db.execute(
-        "SELECT r.body_id, r.version_id, r.number, r.lineage, b.search FROM rules r JOIN bodies b ON b.id = r.body_id"
-    ).fetchall()
+    rows = arc.search_rows()
     # One entry per distinct searchable text and lineage: typography-only variants collapse.
     acc: dict[tuple[str, int], list[Any]] = {}
     for _, vid, number, lineage, search in rows:

@@ -1,15 +1,16 @@
-"""Turn Documents and Alignments into rows and back, so the archive can rebuild them without re-parsing or
-re-matching. Pure functions over plain tuples; the archive owns the SQL."""
+"""The archive's stored formats: Documents and Alignments into rows and compressed blobs and back, so the archive
+rebuilds them without re-parsing or re-matching. Pure functions over plain values; the archive owns the SQL."""
 
 from __future__ import annotations
 
 import json
+import zlib
 from datetime import date
 from typing import Any
 
-from .changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
-from .model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
-from .numbering import RuleNumber
+from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
+from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
+from ..numbering import RuleNumber
 
 
 def rule_row(r: Rule) -> tuple[Any, ...]:
@@ -102,6 +103,15 @@ def document_extra(doc: Document) -> str:
     )
 
 
+def examples_from_row(examples: str | None) -> list[str]:
+    """The example texts of a stored rule body."""
+    return [e[0] for e in json.loads(examples)] if examples else []
+
+
+def senses_json(senses: tuple[str, ...]) -> str:
+    return json.dumps(list(senses), ensure_ascii=False)
+
+
 # --- alignments -----------------------------------------------------------------------------------
 
 
@@ -174,3 +184,27 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
     ]
     inferred = {k: (v[0], v[1]) for k, v in d["inferred"].items()}
     return Alignment(old, new, changes, d["number_map"], glossary, inferred)
+
+
+Pair = tuple[str, list[int], list[int]]  # (kind, old positions, new positions) of a paired change
+Encoded = tuple[bytes, str, list[Pair]]  # (compressed alignment, summary JSON, pairs)
+
+
+def encode_alignment(al: Alignment) -> Encoded:
+    """What the archive stores for an alignment, plus the pairs lineage needs (kept so they are not decoded)."""
+    pairs = [(c.kind.value, list(c.old), list(c.new)) for c in al.changes if c.old and c.new]
+    blob = zlib.compress(alignment_json(al).encode("utf-8"), 1)
+    return blob, json.dumps(al.summary(), sort_keys=True), pairs
+
+
+def decode_alignment(old: Document, new: Document, blob: bytes) -> Alignment:
+    return alignment_from_json(old, new, zlib.decompress(blob).decode("utf-8"))
+
+
+def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str | None]]:
+    """(kind, old positions, new positions, nature) of every change in a stored alignment."""
+    return [(c[0], c[1], c[2], c[3]) for c in json.loads(zlib.decompress(blob))["changes"]]
+
+
+def pairs_from_blob(blob: bytes) -> list[Pair]:
+    return [(k, o, n) for k, o, n, _ in changes_from_blob(blob) if o and n]

@@ -4,21 +4,12 @@ that this work overlaps the archive's own storing on a two-core machine."""
 from __future__ import annotations
 
 import hashlib
-import json
 
-from .changes import Alignment, align
-from .errors import RulediffError
-from .model import Document
-from .parsers import parse_bytes, read_input
-from .store import alignment_json
-
-Aligned = tuple[str, str, list[tuple[str, list[int], list[int]]]]  # (data JSON, summary JSON, pairs)
-
-
-def computed(al: Alignment) -> Aligned:
-    pairs = [(c.kind.value, list(c.old), list(c.new)) for c in al.changes if c.old and c.new]
-    return alignment_json(al), json.dumps(al.summary(), sort_keys=True), pairs
-
+from ..changes import align
+from ..errors import RulediffError
+from ..model import Document
+from ..parsers import parse_bytes, read_input
+from .codec import Encoded, encode_alignment
 
 # The worker keeps the document it parsed last, to align the next one with it while the main process
 # stores the previous file: files given in date order are then aligned before they are even added.
@@ -27,7 +18,7 @@ _WORKER_PREV: list[Document] = []
 
 def read_and_parse(
     path: str, fmt: str | None, known: set[str]
-) -> tuple[bytes, Document | None, tuple[str, Aligned] | None]:
+) -> tuple[bytes, Document | None, tuple[str, Encoded] | None]:
     """Worker: the file's bytes, its Document unless the archive already has those bytes, and its
     alignment with the file before it. Parse errors are left for the main process, which reports them
     with the file's name and line."""
@@ -41,6 +32,6 @@ def read_and_parse(
     ahead = None
     if _WORKER_PREV:
         prev = _WORKER_PREV[0]
-        ahead = (prev.version.sha256, computed(align(prev, doc)))
+        ahead = (prev.version.sha256, encode_alignment(align(prev, doc)))
     _WORKER_PREV[:] = [doc]
     return data, doc, ahead

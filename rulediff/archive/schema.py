@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .errors import ArchiveError
+from ..errors import ArchiveError
 
 APPLICATION = "rulediff-archive"
 SQLITE_MAGIC = b"SQLite format 3\x00"

@@ -1,0 +1,131 @@
+"""The archive's alignments and lineages: alignments stored per pair of versions (kept from whoever computed
+them, never decoded back), consecutive pairs kept in step with the order, and lineage ids stored per rule."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+
+from ..changes import Alignment, align
+from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
+from .base import ArchiveBase
+from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, pairs_from_blob
+from .rows import VersionRow
+
+Change = tuple[str, list[int], list[int], str | None]  # (kind, old positions, new positions, nature)
+
+
+class AligningArchive(ArchiveBase):
+    """Alignments, lineages and bridges; see ``Archive``."""
+
+    def has_alignment(self, a: int, b: int) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone() is not None
+        )
+
+    def ensure_alignment(self, a: int, b: int, role: str) -> None:
+        """Store the alignment of versions ``a`` and ``b`` unless it is there: one a worker already
+        computed (see add_many), or a fresh one, which is also kept in memory for ``alignment``."""
+        if self.has_alignment(a, b):
+            return
+        shas = dict(self.db.execute("SELECT id, sha256 FROM versions WHERE id IN (?, ?)", (a, b)).fetchall())
+        ready = self._precomputed.pop((shas[a], shas[b]), None)
+        if ready is None:
+            al = align(self.document(a), self.document(b))
+            self._alignments[(a, b)] = al
+            ready = encode_alignment(al)
+        blob, summary, pairs = ready
+        self._pairs_cache[(a, b)] = pairs
+        self.db.execute(
+            "INSERT OR REPLACE INTO alignments(old_id, new_id, role, summary, data) VALUES (?,?,?,?,?)",
+            (a, b, role, summary, blob),
+        )
+
+    def ensure_alignments(self, pairs: Iterable[tuple[int, int]], role: str) -> None:
+        """Store every missing alignment of ``pairs`` in one transaction."""
+        missing = [(a, b) for a, b in pairs if not self.has_alignment(a, b)]
+        if missing:
+            with self.transaction():
+                for a, b in missing:
+                    self.ensure_alignment(a, b, role)
+
+    def alignment(self, old: str, new: str) -> Alignment:
+        """The alignment of two archived versions: stored for neighbours, computed (and kept) otherwise."""
+        a, b = self.resolve(old).id, self.resolve(new).id
+        if (a, b) in self._alignments:
+            return self._alignments[(a, b)]
+        if not self.has_alignment(a, b):
+            with self.transaction():
+                self.ensure_alignment(a, b, "on request")
+            if (a, b) in self._alignments:
+                return self._alignments[(a, b)]
+        (blob,) = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+        al = decode_alignment(self.document(a), self.document(b), blob)
+        self._alignments[(a, b)] = al
+        return al
+
+    def pairs(self, a: int, b: int) -> list[Pair]:
+        """(kind, old positions, new positions) of a stored alignment, without rebuilding documents."""
+        got = self._pairs_cache.get((a, b))
+        if got is not None:
+            return got
+        self.ensure_alignment(a, b, "lineage")
+        if (a, b) not in self._pairs_cache:
+            (blob,) = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+            self._pairs_cache[(a, b)] = pairs_from_blob(blob)
+        return self._pairs_cache[(a, b)]
+
+    def stored_changes(self, a: int, b: int) -> list[Change] | None:
+        """Every change of the stored alignment of ``a`` and ``b`` (None: not stored), without documents."""
+        row = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+        return changes_from_blob(row[0]) if row is not None else None
+
+    def summaries(self) -> dict[tuple[int, int], dict[str, int]]:
+        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+
+    def bridges(self) -> list[tuple[int, int]]:
+        """Pairs of partial dumps that cover the same rules with other versions between them."""
+        return find_bridges(self, [v.id for v in self.versions()])
+
+    def _relink(self, start: int, progress: Callable[[str], None] | None) -> None:
+        """Recompute what depends on order from position ``start`` on, after an insert or removal:
+        consecutive alignments (kept when still valid) and the lineages of later versions."""
+        vs = self.versions()
+        ids = [v.id for v in vs]
+        wanted = set(zip(ids, ids[1:], strict=False))
+        # An alignment belongs to its two versions, not to their order: a pair no longer consecutive is kept
+        # (lineage looks past partial dumps through such pairs), and one that becomes consecutive is reused.
+        for a, b in list(self.db.execute("SELECT old_id, new_id FROM alignments WHERE role = 'consecutive'")):
+            if (a, b) not in wanted:
+                self.db.execute("UPDATE alignments SET role = 'lineage' WHERE old_id = ? AND new_id = ?", (a, b))
+        for k in range(max(0, start - 1), len(ids) - 1):
+            a, b = ids[k], ids[k + 1]
+            if self.has_alignment(a, b):
+                self.db.execute("UPDATE alignments SET role = 'consecutive' WHERE old_id = ? AND new_id = ?", (a, b))
+            else:
+                if progress is not None:
+                    progress(f"aligning {vs[k].label} -> {vs[k + 1].label}")
+                self.ensure_alignment(a, b, "consecutive")
+        self._store_lineages(vs, max(0, start))
+
+    def _store_lineages(self, vs: list[VersionRow], start: int) -> None:
+        """Reassign the lineages of versions from ``start`` on (the ones before keep theirs) and store them."""
+        db = self.db
+        later = [v.id for v in vs[start:]]
+        marks = ",".join("?" * len(later))
+        if later:
+            db.execute(f"DELETE FROM lineages WHERE first_version IN ({marks})", later)
+            db.execute(f"DELETE FROM lineage_edges WHERE version_id IN ({marks})", later)
+        next_id = (db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0] or 0) + 1
+        known = {
+            v.id: [x for (x,) in db.execute("SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos", (v.id,))]
+            for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]
+        }
+        got = assign_lineages(self, [v.id for v in vs], start, known, next_id)
+        db.executemany("INSERT INTO lineages VALUES (?,?,?,?)", got.born)
+        db.executemany("INSERT INTO lineage_edges VALUES (?,?,?,?)", got.edges)
+        for vid, lin in got.ids.items():
+            db.executemany(
+                "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",
+                [(x, vid, j) for j, x in enumerate(lin)],
+            )

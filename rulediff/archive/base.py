@@ -1,0 +1,161 @@
+"""The archive's connection and its reads of versions and documents: transactions, version lookup, and
+Documents rebuilt from their stored rows (kept in a small cache)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+from ..changes import Alignment
+from ..errors import ArchiveError
+from ..model import Coverage, Document
+from ..numbering import RuleNumber
+from .codec import Encoded, Pair, coverage_from_json, document_from_parts
+from .rows import VERSION_COLS, Lru, VersionRow
+
+# Rebuilt documents kept in memory (a full release is a few MB of objects).
+DOCUMENT_CACHE = 12
+# Alignments computed in this process, kept so a caller gets the object rather than its stored copy decoded.
+ALIGNMENT_CACHE = 4
+
+RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
+
+
+class ArchiveBase:
+    """An open connection to an archive file; see ``Archive`` for the whole API."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self.db = db
+        self.path = path
+        self._docs: Lru[int, Document] = Lru(DOCUMENT_CACHE)
+        self._alignments: Lru[tuple[int, int], Alignment] = Lru(ALIGNMENT_CACHE)
+        # Derived, per version or pair; rebuilt from the database whenever missing.
+        self._light_cache: dict[int, tuple[Coverage, list[RuleKey]]] = {}
+        self._pairs_cache: dict[tuple[int, int], list[Pair]] = {}
+        # Alignments a worker computed ahead of time, by (old sha256, new sha256).
+        self._precomputed: dict[tuple[str, str], Encoded] = {}
+
+    def _forget(self) -> None:
+        """Drop derived caches (after a removal or a rolled-back change)."""
+        self._docs.clear()
+        self._alignments.clear()
+        self._light_cache.clear()
+        self._pairs_cache.clear()
+
+    def close(self) -> None:
+        self.db.close()
+
+    class _Tx:
+        def __init__(self, arc: ArchiveBase) -> None:
+            self.arc = arc
+
+        def __enter__(self) -> None:
+            self.arc.db.execute("BEGIN IMMEDIATE")
+
+        def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+            if exc_type is None:
+                self.arc.db.execute("COMMIT")
+            else:
+                self.arc.db.execute("ROLLBACK")
+                self.arc._forget()
+
+    def transaction(self) -> ArchiveBase._Tx:
+        """All or nothing: an exception (or Ctrl-C) inside rolls everything back; a killed process
+        leaves SQLite's journal, which rolls back on the next open."""
+        return ArchiveBase._Tx(self)
+
+    # -- versions -------------------------------------------------------------------------------
+
+    def versions(self) -> list[VersionRow]:
+        rows = self.db.execute(f"SELECT {VERSION_COLS} FROM versions ORDER BY sort_date, seq").fetchall()
+        return [VersionRow(*r) for r in rows]
+
+    def version_by_sha(self, sha: str) -> VersionRow | None:
+        row = self.db.execute(f"SELECT {VERSION_COLS} FROM versions WHERE sha256 = ?", (sha,)).fetchone()
+        return VersionRow(*row) if row is not None else None
+
+    def resolve(self, ref: str) -> VersionRow:
+        """A version by id ("#3"), sha256 prefix, label, effective date or era; the latest re-release
+        wins a date shared by two files."""
+        vs = self.versions()
+        ref = ref.strip()
+        tests: list[Callable[[VersionRow], bool]] = [
+            lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
+            lambda v: v.effective_date == ref,
+            lambda v: v.label == ref,
+            lambda v: v.era == ref,
+            lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
+        ]
+        for test in tests:
+            hits = [v for v in vs if test(v)]
+            if hits:
+                return hits[-1]
+        near = ", ".join(v.label for v in vs[-5:]) or "none yet"
+        raise ArchiveError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
+
+    def version_before(self, as_of: str) -> VersionRow:
+        """The version in force on a day: the last one whose date is on or before it."""
+        vs = [v for v in self.versions() if v.sort_date <= as_of]
+        if not vs:
+            raise ArchiveError(f"no archived version in force on {as_of}", source=str(self.path))
+        return vs[-1]
+
+    def raw(self, ref: str) -> bytes:
+        v = self.resolve(ref)
+        (blob,) = self.db.execute("SELECT raw FROM versions WHERE id = ?", (v.id,)).fetchone()
+        return zlib.decompress(blob)
+
+    # -- documents ------------------------------------------------------------------------------
+
+    def document(self, ref: str | int) -> Document:
+        vid = ref if isinstance(ref, int) else self.resolve(ref).id
+        if vid in self._docs:
+            return self._docs[vid]
+        row = self.db.execute(
+            "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
+        ).fetchone()
+        if row is None:
+            raise ArchiveError(f"no archived version #{vid}", source=str(self.path))
+        label, eff, era, fmt, sha, source, extra = row
+        rules = self.db.execute(
+            "SELECT r.number, b.title, b.text, b.norm, b.examples, r.line, b.category, b.notes, r.anchor, b.digest"
+            " FROM rules r JOIN bodies b ON b.id = r.body_id WHERE r.version_id = ? ORDER BY r.pos",
+            (vid,),
+        ).fetchall()
+        glossary = self.db.execute(
+            "SELECT term, text, line, senses, norm FROM glossary WHERE version_id = ? ORDER BY pos", (vid,)
+        ).fetchall()
+        doc = document_from_parts(
+            {"label": label, "effective_date": eff, "era": era, "format": fmt, "sha256": sha, "source": source},
+            rules,
+            glossary,
+            json.loads(extra),
+        )
+        self._docs[vid] = doc
+        return doc
+
+    def coverage(self, vid: int) -> Coverage:
+        """A version's coverage, without loading its rules."""
+        if vid in self._light_cache:
+            return self._light_cache[vid][0]
+        (extra,) = self.db.execute("SELECT extra FROM versions WHERE id = ?", (vid,)).fetchone()
+        return coverage_from_json(json.loads(extra)["coverage"])
+
+    def light(self, vid: int) -> tuple[Coverage, list[RuleKey]]:
+        """A version's coverage and (number, title, category) per rule: enough to decide coverage."""
+        if vid in self._light_cache:
+            return self._light_cache[vid]
+        if vid in self._docs:
+            doc = self._docs[vid]
+            self._light_cache[vid] = (doc.coverage, [(r.number, r.title, r.category) for r in doc.rules])
+            return self._light_cache[vid]
+        rows = self.db.execute(
+            "SELECT r.number, b.title, b.category FROM rules r JOIN bodies b ON b.id = r.body_id"
+            " WHERE r.version_id = ? ORDER BY r.pos",
+            (vid,),
+        ).fetchall()
+        self._light_cache[vid] = (self.coverage(vid), [(RuleNumber.parse(n) if n else None, t, c) for n, t, c in rows])
+        return self._light_cache[vid]

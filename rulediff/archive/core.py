@@ -1,0 +1,194 @@
+"""The Archive: opening (refusing files that are not ours), adding files (parse, store, align with their
+neighbours, carry lineages) and removing versions, each change one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..errors import ArchiveError
+from ..manifest import Entry
+from ..model import Document
+from ..parsers import parse_bytes, read_input
+from .codec import document_extra, rule_row, senses_json
+from .ingest import read_and_parse
+from .queries import QueryingArchive
+from .rows import AddResult, VersionRow, default_path, sort_date_of
+from .schema import inspect_file, migrate
+
+
+class Archive(QueryingArchive):
+    """An open archive. Use ``with Archive.open(path) as arc:``; every change is one transaction."""
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Archive:
+        p = Path(path) if path is not None else default_path()
+        src = str(p)
+        if p.is_dir():
+            raise ArchiveError("is a directory; expected an archive file", source=src)
+        if p.exists() and p.stat().st_size > 0:
+            inspect_file(p)
+        elif not p.exists():
+            if not create:
+                raise ArchiveError("no archive here; create one with 'rulediff archive add FILE'", source=src)
+            if not (p.parent if str(p.parent) else Path(".")).is_dir():
+                raise ArchiveError(f"folder {str(p.parent)!r} does not exist", source=src)
+        try:
+            db = sqlite3.connect(str(p), isolation_level=None, timeout=30)
+            db.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as e:
+            raise ArchiveError(f"cannot open the archive: {e}", source=src) from None
+        arc = cls(db, p)
+        migrate(arc.db, arc.path)
+        return arc
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(
+        self,
+        data: bytes,
+        source: str,
+        *,
+        label: str | None = None,
+        era: str | None = None,
+        effective: str | None = None,
+        provenance: str | None = None,
+        fmt: str | None = None,
+        progress: Callable[[str], None] | None = None,
+        parsed: Document | None = None,
+    ) -> AddResult:
+        """Archive one file: parse, store, align with its neighbours, carry lineages. Re-adding the same
+        bytes is a no-op; the same date with other bytes is a re-release."""
+        sha = hashlib.sha256(data).hexdigest()
+        same = self.version_by_sha(sha)
+        if same is not None:
+            return AddResult(same, "already archived")
+        doc = parsed if parsed is not None else parse_bytes(data, source, fmt)
+        eff = effective or (doc.version.effective_date.isoformat() if doc.version.effective_date else None)
+        era = era or doc.version.era
+        label = label or (eff if eff else doc.version.label)
+        sort_date = sort_date_of(eff, era)
+        clash = self.db.execute("SELECT count(*) FROM versions WHERE sort_date = ?", (sort_date,)).fetchone()[0]
+        if clash and label in {v.label for v in self.versions()}:
+            label = f"{label} (re-release {clash + 1})"
+        with self.transaction():
+            seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM versions").fetchone()[0]
+            cur = self.db.execute(
+                "INSERT INTO versions(sha256, label, effective_date, era, sort_date, seq, format, source, provenance,"
+                " raw, size, rule_count, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    sha,
+                    label,
+                    eff,
+                    era,
+                    sort_date,
+                    seq,
+                    doc.version.format,
+                    os.path.basename(source),
+                    provenance,
+                    zlib.compress(data, 1),
+                    len(data),
+                    len(doc.rules),
+                    document_extra(doc),
+                ),
+            )
+            vid = int(cur.lastrowid or 0)
+            self._store_rules(vid, doc)
+            self._docs[vid] = doc
+            order = [v.id for v in self.versions()]
+            self._relink(order.index(vid), progress)
+        row = self.resolve(f"#{vid}")
+        return AddResult(row, "re-release" if clash else "added")
+
+    def add_file(self, path: str | os.PathLike[str], **kw: Any) -> AddResult:
+        return self.add(read_input(path), str(path), **kw)
+
+    def add_many(
+        self,
+        items: list[Entry],
+        *,
+        on_added: Callable[[Entry, AddResult], None] | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> list[AddResult]:
+        """Archive several files, each in its own transaction. Files are read and parsed one step ahead
+        in a worker process, so parsing overlaps aligning and storing on a two-core machine."""
+        out: list[AddResult] = []
+        known = {sha for (sha,) in self.db.execute("SELECT sha256 FROM versions")}
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            futures = [pool.submit(read_and_parse, str(e.path), e.format, known) for e in items]
+            for entry, fut in zip(items, futures, strict=True):
+                data, doc, ahead = fut.result()
+                if ahead is not None:
+                    self._precomputed[(ahead[0], hashlib.sha256(data).hexdigest())] = ahead[1]
+                res = self.add(
+                    data,
+                    str(entry.path),
+                    label=entry.label,
+                    era=entry.era,
+                    effective=entry.effective,
+                    provenance=entry.provenance,
+                    fmt=entry.format,
+                    progress=progress,
+                    parsed=doc,
+                )
+                out.append(res)
+                if on_added is not None:
+                    on_added(entry, res)
+        return out
+
+    def remove(self, ref: str) -> VersionRow:
+        v = self.resolve(ref)
+        at = [x.id for x in self.versions()].index(v.id)
+        with self.transaction():
+            self.db.execute("DELETE FROM versions WHERE id = ?", (v.id,))
+            self._forget()
+            self._relink(at, None)
+        return v
+
+    def _store_rules(self, vid: int, doc: Document) -> None:
+        """Rules as (version, position, number, line) rows over deduplicated bodies: most rule texts
+        repeat unchanged from release to release, and each distinct body is indexed for search once."""
+        db = self.db
+        rows = [rule_row(r) for r in doc.rules]
+        hashes = [
+            hashlib.sha1("\x1f".join(str(x) for x in (t, tx, ex, cat, nt)).encode("utf-8")).hexdigest()
+            for (_, t, tx, _, ex, _, cat, nt, _, _) in rows
+        ]
+        have: dict[str, int] = {}
+        unique = sorted(set(hashes))
+        for k in range(0, len(unique), 500):
+            chunk = unique[k : k + 500]
+            q = f"SELECT hash, id FROM bodies WHERE hash IN ({','.join('?' * len(chunk))})"
+            have.update(db.execute(q, chunk).fetchall())
+        out = []
+        for pos, (r, row, h) in enumerate(zip(doc.rules, rows, hashes, strict=True)):
+            number, title, text, norm, examples, line, category, notes, anchor, digest = row
+            bid = have.get(h)
+            if bid is None:
+                search = "\n".join([norm, *(e.norm for e in r.examples), *r.notes])
+                bid = int(
+                    db.execute(
+                        "INSERT INTO bodies(hash, title, text, norm, examples, category, notes, digest, search)"
+                        " VALUES (?,?,?,?,?,?,?,?,?)",
+                        (h, title, text, norm, examples, category, notes, digest, search),
+                    ).lastrowid
+                    or 0
+                )
+                db.execute("INSERT INTO bodies_fts(rowid, search) VALUES (?, ?)", (bid, search))
+                have[h] = bid
+            out.append((vid, pos, number, line, anchor, bid))
+        db.executemany("INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)", out)
+        db.executemany(
+            "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",
+            [(vid, k, g.term, g.text, g.line, senses_json(g.senses), g.norm) for k, g in enumerate(doc.glossary)],
+        )

@@ -1,0 +1,160 @@
+"""The archive's read queries for history, search, export and the site: each returns plain values, so no other
+module needs to know the tables or the stored formats."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..errors import ArchiveError
+from .alignments import AligningArchive
+from .codec import examples_from_row
+
+# (version id, position, number, title, text, example texts) of one rule of a lineage
+LineageRow = tuple[int, int, str | None, str | None, str, list[str]]
+
+
+class QueryingArchive(AligningArchive):
+    """Read queries; see ``Archive``."""
+
+    def lineage_at(self, vid: int, *, number: str | None = None, title: str | None = None) -> int | None:
+        """The lineage of the first rule of version ``vid`` with this number, or this title (any case)."""
+        if number is not None:
+            row = self.db.execute(
+                "SELECT lineage FROM rules WHERE version_id = ? AND number = ? ORDER BY pos LIMIT 1", (vid, number)
+            ).fetchone()
+        else:
+            row = self.db.execute(
+                "SELECT r.lineage FROM rules r JOIN bodies b ON b.id = r.body_id"
+                " WHERE r.version_id = ? AND lower(b.title) = lower(?) ORDER BY r.pos LIMIT 1",
+                (vid, (title or "").strip()),
+            ).fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    def lineage_rules(self, lineage: int) -> list[LineageRow]:
+        """Every rule of one lineage, in no particular order."""
+        return [
+            (vid, pos, number, title, text, examples_from_row(examples))
+            for vid, pos, number, title, text, examples in self.db.execute(
+                "SELECT r.version_id, r.pos, r.number, b.title, b.text, b.examples FROM rules r"
+                " JOIN bodies b ON b.id = r.body_id WHERE r.lineage = ?",
+                (lineage,),
+            )
+        ]
+
+    def lineage_edges(self, lineage: int) -> list[tuple[int, int, int, str]]:
+        """(from lineage, to lineage, version id, kind) of the splits and merges touching ``lineage``."""
+        return [
+            (a, b, vid, kind)
+            for a, b, vid, kind in self.db.execute(
+                "SELECT from_lineage, to_lineage, version_id, kind FROM lineage_edges"
+                " WHERE from_lineage = ? OR to_lineage = ?",
+                (lineage, lineage),
+            )
+        ]
+
+    def rule_index(self) -> list[tuple[int, int, str | None, str | None, int]]:
+        """(lineage, version id, number, title, body id) of every archived rule: one pass for the site."""
+        titles = dict(self.db.execute("SELECT id, title FROM bodies WHERE title IS NOT NULL").fetchall())
+        return [
+            (lin, vid, number, titles.get(body), body)
+            for lin, vid, number, body in self.db.execute("SELECT lineage, version_id, number, body_id FROM rules")
+        ]
+
+    def body_texts(self, ids: Iterable[int]) -> dict[int, str]:
+        """The rule text of each body id."""
+        want = sorted(set(ids))
+        out: dict[int, str] = {}
+        for k in range(0, len(want), 500):
+            chunk = want[k : k + 500]
+            q = f"SELECT id, text FROM bodies WHERE id IN ({','.join('?' * len(chunk))})"
+            out.update(self.db.execute(q, chunk).fetchall())
+        return out
+
+    def search_rows(self) -> list[tuple[int, int, str | None, int, str]]:
+        """(body id, version id, number, lineage, searchable text) of every archived rule."""
+        return [
+            (b, v, n, lin, s)
+            for b, v, n, lin, s in self.db.execute(
+                "SELECT r.body_id, r.version_id, r.number, r.lineage, b.search FROM rules r"
+                " JOIN bodies b ON b.id = r.body_id"
+            )
+        ]
+
+    def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
+        """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:
+        the numbers it had while it contained the phrase, first and last seen, and its latest such text."""
+        words = re.findall(r"\w+", phrase)
+        if not words:
+            raise ArchiveError("search needs at least one word", source=str(self.path))
+        query = '"' + " ".join(words) + '"'
+        try:
+            bodies = [
+                b
+                for (b,) in self.db.execute(
+                    "SELECT rowid FROM bodies_fts WHERE bodies_fts MATCH ? ORDER BY rank LIMIT ?", (query, limit)
+                )
+            ]
+        except sqlite3.Error as e:
+            raise ArchiveError(f"search failed: {e}", source=str(self.path)) from None
+        versions = self.versions()
+        order = {v.id: k for k, v in enumerate(versions)}
+        by_lineage: dict[int, list[tuple[int, str | None, int]]] = {}
+        for bid in bodies:
+            for vid, number, lineage in self.db.execute(
+                "SELECT version_id, number, lineage FROM rules WHERE body_id = ?", (bid,)
+            ):
+                by_lineage.setdefault(lineage, []).append((order[vid], number, bid))
+        out = []
+        for lineage, seen in by_lineage.items():
+            seen.sort()
+            first, last = versions[seen[0][0]], versions[seen[-1][0]]
+            (text,) = self.db.execute("SELECT text FROM bodies WHERE id = ?", (seen[-1][2],)).fetchone()
+            numbers: list[str] = []
+            for _, n, _ in seen:
+                if n and n not in numbers:
+                    numbers.append(n)
+            out.append(
+                {
+                    "text": text,
+                    "numbers": numbers,
+                    "versions": len({k for k, _, _ in seen}),
+                    "first_seen": first.label,
+                    "first_date": first.date,
+                    "last_seen": last.label,
+                    "last_date": last.date,
+                    "lineage": lineage,
+                }
+            )
+        out.sort(key=lambda h: (h["first_date"], h["numbers"]))
+        return out
+
+    def export(self) -> Iterator[dict[str, Any]]:
+        """Every version and its rules as JSON-ready records (one per line in ``archive export``)."""
+        for v in self.versions():
+            doc = self.document(v.id)
+            yield {
+                "type": "version",
+                "id": v.id,
+                "label": v.label,
+                "effective_date": v.effective_date,
+                "era": v.era,
+                "format": v.format,
+                "sha256": v.sha256,
+                "source": v.source,
+                "provenance": v.provenance,
+                "rules": len(doc.rules),
+            }
+            lineage = dict(self.db.execute("SELECT pos, lineage FROM rules WHERE version_id = ?", (v.id,)).fetchall())
+            for pos, r in enumerate(doc.rules):
+                yield {
+                    "type": "rule",
+                    "version": v.label,
+                    "number": str(r.number) if r.number is not None else None,
+                    "title": r.title,
+                    "text": r.text,
+                    "examples": [e.text for e in r.examples],
+                    "lineage": lineage.get(pos),
+                }

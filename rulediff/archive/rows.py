@@ -1,0 +1,77 @@
+"""Plain records the archive hands out (a version row, the result of an add) and the small helpers they need."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+DEFAULT_NAME = "rulediff.sqlite"
+ENV_VAR = "RULEDIFF_ARCHIVE"
+VERSION_COLS = "id, label, effective_date, era, sort_date, format, source, provenance, sha256, size, rule_count, seq"
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Lru(OrderedDict[K, V]):
+    """A dict that forgets its least recently used entries beyond ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRow:
+    id: int
+    label: str
+    effective_date: str | None
+    era: str | None
+    sort_date: str
+    format: str
+    source: str
+    provenance: str | None
+    sha256: str
+    size: int
+    rule_count: int
+    seq: int
+
+    @property
+    def date(self) -> str:
+        return self.effective_date or self.era or self.sort_date
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    version: VersionRow
+    status: str  # "added", "already archived", "re-release"
+
+
+def default_path() -> Path:
+    return Path(os.environ.get(ENV_VAR) or DEFAULT_NAME)
+
+
+def sort_date_of(effective: str | None, era: str | None) -> str:
+    """A sortable day for a version: its effective date, or the start of its era ("2011-2014" -> 2011-01-01)."""
+    if effective:
+        return effective
+    m = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?", (era or "").strip())
+    if m:
+        return f"{m[1]}-{m[2] or '01'}-{m[3] or '01'}"
+    first = re.search(r"\b(1[89]\d\d|20\d\d)\b", era or "")  # a range like "2011-2014": its start
+    return f"{first[1]}-01-01" if first else "9999-12-31"
