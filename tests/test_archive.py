@@ -47,8 +47,8 @@ def test_lifelink_lineage_crosses_the_keyword_page(seeded: Path) -> None:
         flash = history(arc, "Flashback")
         numbers = [s.number for s in flash.steps]
         assert numbers[0] == "702.31" and numbers[-1] == "702.34" and None in numbers  # the 2017 page
-        v, rule = show(arc, "702.15")
-        assert v.label == "2022-markdown" and rule.title == "Lifelink"
+        shown = show(arc, "702.15")
+        assert shown.version.label == "2022-markdown" and shown.rule is not None and shown.rule.title == "Lifelink"
         with pytest.raises(ArchiveError, match="no rule 702.999"):
             show(arc, "702.999")
 
@@ -198,5 +198,5 @@ def test_lifelink_history_across_the_2009_rewrite_and_two_renumberings(tmp_path:
         # The same number meant another rule before: 702.15 was Reach in 2011.
         old = history(arc, "702.15", as_of="2011-05-01")
         assert old.title == "Reach"
-        v, rule = show(arc, "702.15", "2011-05-01")
-        assert rule.title == "Reach" and v.label == "2011-05-01"
+        shown = show(arc, "702.15", "2011-05-01")
+        assert shown.rule is not None and shown.rule.title == "Reach" and shown.version.label == "2011-05-01"
