@@ -17,7 +17,7 @@ SEEDS = {
     "004_009a5df1986052e3.txt": ("keyword-page", 52, None, None),
     "000_67b17b6c7d536d12.txt": ("markdown", 604, "702", "702.153b"),
     "002_a6604bb320e98856.txt": ("dataset-viewer", 100, "701.4a", "702.10"),
-    "001_6371d5d2d2027b19.txt": ("sphinx-rst", 246, "6", "616.2"),
+    "001_6371d5d2d2027b19.txt": ("sphinx-rst", 247, "6", "616.2"),
 }
 
 
@@ -86,6 +86,8 @@ def test_rst_601_2h_exists_and_mana_symbols_render() -> None:
     doc = _seed("001_6371d5d2d2027b19.txt")
     assert doc.get("601.2h") is not None
     assert doc.get("601").title == "Casting Spells"  # type: ignore[union-attr]
+    # "General" stands over "Casting Spells" with no rules of its own: the official 600 General.
+    assert doc.get("600").title == "General"  # type: ignore[union-attr]
     g = doc.get("601.2g")
     assert g is not None and "{3}{B}" in g.examples[0].text and "|" not in g.examples[0].text
     assert "referred" in doc.get("601.1").text and ":ref:" not in doc.get("601.1").text  # type: ignore[union-attr]

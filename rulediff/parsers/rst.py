@@ -51,6 +51,9 @@ def parse(data: bytes, source: str) -> Document:
     b = TreeBuilder(source)
     pending_section: tuple[str, int] | None = None
     pending_heading: tuple[str, int] | None = None
+    # Titles followed by another title before any rule: "General" over "Casting Spells" over "601.1" is
+    # 600 General (a heading with no rules of its own), numbered back from the first rule after them.
+    orphans: list[tuple[str, int]] = []
     current_rule: RuleNumber | None = None
     current_heading: int | None = None
     last_letters = ""
@@ -109,6 +112,15 @@ def parse(data: bytes, source: str) -> Document:
             if pending_section is not None:
                 b.rule(RuleNumber(num.section), pending_section[0], pending_section[1])
                 pending_section = None
+            for k, (title, line) in enumerate(orphans):
+                heading = num.heading - len(orphans) + k
+                if heading // 100 == num.section and (current_heading is None or heading > current_heading):
+                    b.warn(line, f"title {title!r} has no numbered rules under it; read as rule {heading}", "structure")
+                    b.rule(RuleNumber(num.section, heading), title, line)
+                    current_heading = heading
+                else:
+                    b.warn(line, f"title {title!r} has no numbered rules under it; dropped", "structure")
+            orphans = []
             if pending_heading is not None or current_heading != num.heading:
                 title, line = pending_heading if pending_heading is not None else ("", i + 1)
                 if not title:
@@ -125,11 +137,7 @@ def parse(data: bytes, source: str) -> Document:
             flush()
             example_indent = None
             if pending_heading is not None:
-                b.warn(
-                    pending_heading[1],
-                    f"title {pending_heading[0]!r} has no numbered rules under it; dropped",
-                    "structure",
-                )
+                orphans.append(pending_heading)
             pending_heading = (s, i + 1)
             i += 2
             continue
