@@ -12,12 +12,15 @@ from .archive import AddResult, Archive
 from .changes import reader_changes
 from .cli_base import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
+from .history import find_lineage
 from .history import history as rule_history
 from .history import show as rule_show
 from .manifest import Entry, entries, shipped_corpus
 from .scope import subtree
 from .site import build_site
 from .templating import environment
+from .terms import search_glossary, term_history
+from .timeline import Stretch, marked_lines
 
 
 def _open(create: bool = True) -> Archive:
@@ -152,40 +155,116 @@ def archive_export() -> None:
 @main.command()
 @click.argument("query")
 @click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
+@click.option("--glossary", is_flag=True, help="QUERY is a glossary term (the default tries rules first).")
+@click.option("--substantive", is_flag=True, help="Hide steps that changed only typography or cross-references.")
+@click.option("--whole", is_flag=True, help="Print every line of the rule at each step, not only changed lines.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
 @archive_option
 @_guard
-def history(query: str, as_of: str | None, fmt: str) -> None:
-    """Every version in which a rule exists, its number there, and what changed.
+def history(query: str, as_of: str | None, glossary: bool, substantive: bool, whole: bool, fmt: str) -> None:
+    """Every version in which a rule or glossary term exists, its number there, and what changed.
 
-    QUERY is a rule number (702.15), a keyword or title (lifelink), or a phrase.
+    QUERY is a rule number (702.15), a keyword or title (lifelink), a glossary term (interrupt,
+    mana burn) or a phrase. A headed rule's history reads the whole rule: heading, subrules and
+    examples. Steps that changed only typography or cross-references are collapsed to one line.
 
     \b
     Examples:
       rulediff history lifelink
       rulediff history 702.13 --as-of 2011-02-04
-      rulediff history "mana burn" --format json
+      rulediff history "mana burn" --substantive
+      rulediff history interrupt --format json
     """
     with _open(create=False) as arc:
-        h = rule_history(arc, query, as_of)
+        term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
+        if glossary and term is None:
+            raise ArchiveError(f"no glossary term {query!r} in any archived version", source=str(arc.path))
+        h = rule_history(arc, query, as_of) if term is None else None
+    if term is not None:
+        if fmt == "json":
+            click.echo(json.dumps(term.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+        elif fmt == "html":
+            click.echo(environment().get_template("history_cli.html.j2").render(h=term), nl=False)
+        else:
+            names = [(s.name or "", s.first.label, s.last.label) for s in term.stretches]
+            _print_timeline(f"{term.title} (glossary)", names, term.stretches, term.gone_after, substantive, whole)
+        return
+    assert h is not None
     if fmt == "json":
         click.echo(json.dumps(h.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
         return
     if fmt == "html":
         click.echo(environment().get_template("history_cli.html.j2").render(h=h), nl=False)
         return
-    click.echo(f"{h.title} (lineage {h.lineage})")
-    for number, first, last in h.numbers():
-        span = first if first == last else f"{first} .. {last}"
-        click.echo(f"  {number:<10} {span}")
-    for s in h.steps:
-        if s.change in ("unchanged", "renumbered") and not s.diff:
+    _print_timeline(h.title, h.numbers(), h.stretches, h.gone_after, substantive, whole)
+
+
+def _is_rule(arc: Archive, query: str, as_of: str | None) -> bool:
+    """Does QUERY name a rule by number or title (rather than a glossary term or a phrase)?"""
+    try:
+        find_lineage(arc, query, as_of, search=False)
+    except ArchiveError:
+        return False
+    return True
+
+
+def _print_timeline(
+    title: str,
+    names: list[tuple[str, str, str]],
+    steps: list[Stretch],
+    gone: Any,
+    substantive: bool,
+    whole: bool,
+) -> None:
+    click.echo(title)
+    for name, first, last in _merge_names(names):
+        click.echo(f"  {name:<24} {first if first == last else f'{first} .. {last}'}")
+    hidden = 0
+    for s in steps:
+        span = s.first.label if s.first.label == s.last.label else f"{s.first.label} .. {s.last.label}"
+        what = s.change + (f" from {s.previous}" if s.previous and "renumbered" in s.change else "")
+        what += f" from {s.previous!r}" if s.previous and "renamed" in s.change else ""
+        head = f"{span}: {s.number or s.name or ''} {what}"
+        if s.quiet:
+            if substantive:
+                hidden += 1
+            else:
+                click.echo(f"{head} ({str(s.nature).replace('_', ' ')}; collapsed)")
             continue
-        click.echo(f"{s.version.label}: {s.number or '(unnumbered)'} {s.change}{f' ({s.nature})' if s.nature else ''}")
-        if s.diff:
-            click.echo("  " + "".join(f"[-{t}-]" if op == -1 else f"{{+{t}+}}" if op == 1 else t for op, t in s.diff))
-    if h.gone_after:
-        click.echo(f"gone from {h.gone_after.label}")
+        if s.nature is not None and s.nature != "substantive":
+            head += f" ({s.nature.replace('_', ' ')})"
+        click.echo(head)
+        if s.change == "first seen" or (whole and not s.diff):
+            for line in s.text.split("\n"):
+                click.echo(f"    {line}")
+            continue
+        if not s.diff:  # renumbered, or back after a gap, with the same text
+            continue
+        skipped = 0
+        for touched, line in marked_lines(s.diff):
+            if touched or whole:
+                if skipped:
+                    click.echo(f"    ({skipped} unchanged line{'s' if skipped > 1 else ''})")
+                    skipped = 0
+                click.echo(f"    {line}")
+            else:
+                skipped += 1
+        if skipped:
+            click.echo(f"    ({skipped} unchanged line{'s' if skipped > 1 else ''})")
+    if hidden:
+        click.echo(f"({hidden} typography or cross-reference steps hidden by --substantive)")
+    if gone:
+        click.echo(f"gone from {gone.label}")
+
+
+def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    out: list[tuple[str, str, str]] = []
+    for n, a, b in names:
+        if out and out[-1][0] == n:
+            out[-1] = (n, out[-1][1], b)
+        else:
+            out.append((n, a, b))
+    return out
 
 
 @main.command()
@@ -225,27 +304,35 @@ def show(query: str, as_of: str | None, only: bool) -> None:
 
 @main.command()
 @click.argument("phrase")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
+@click.option("--json", "as_json", is_flag=True, help='One JSON object per hit ("kind": rule or glossary).')
 @archive_option
 @_guard
 def search(phrase: str, as_json: bool) -> None:
-    """Find a phrase in every archived version: which rules, first and last seen.
+    """Find a phrase in every archived version, rules and glossary: where, first and last seen.
 
     \b
-    Example:
+    Examples:
       rulediff search "mana burn"
+      rulediff search "That rule no longer exists" --json
     """
     with _open(create=False) as arc:
         hits = arc.search(phrase)
+        terms = search_glossary(arc, phrase)
     for h in hits:
         if as_json:
-            click.echo(json.dumps(h, ensure_ascii=False, sort_keys=True))
+            click.echo(json.dumps({"kind": "rule", **h}, ensure_ascii=False, sort_keys=True))
             continue
         numbers = ", ".join(h["numbers"]) or "(unnumbered)"
         seen = h["first_seen"] if h["first_seen"] == h["last_seen"] else f"{h['first_seen']} .. {h['last_seen']}"
         click.echo(f"{numbers:<20} {seen:<40} {h['text'][:100]}")
-    if not hits:
-        click.echo(f"no archived rule contains {phrase!r}", err=True)
+    for g in terms:
+        if as_json:
+            click.echo(json.dumps({"kind": "glossary", **g}, ensure_ascii=False, sort_keys=True))
+            continue
+        seen = g["first_seen"] if g["first_seen"] == g["last_seen"] else f"{g['first_seen']} .. {g['last_seen']}"
+        click.echo(f"{'glossary':<20} {seen:<40} {g['term']}: {g['text'][: 100 - len(g['term'])]}")
+    if not hits and not terms:
+        click.echo(f"no archived rule or glossary entry contains {phrase!r}", err=True)
 
 
 @main.command()

@@ -11,6 +11,7 @@ from .match import covers
 from .model import Document, GlossaryEntry, Rule
 from .numbering import RuleNumber
 from .textdiff import word_diff
+from .timeline import Stretch, stretches
 
 
 @dataclass(slots=True)
@@ -35,6 +36,8 @@ class History:
     steps: list[Step]
     edges: list[dict[str, Any]]
     gone_after: VersionRow | None
+    # The whole rule (heading, text, subrules, examples) as it read over time.
+    stretches: list[Stretch] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -78,12 +81,13 @@ class History:
             ],
             "edges": self.edges,
             "gone_after": self.gone_after.label if self.gone_after else None,
+            "stretches": [s.as_dict() for s in self.stretches],
         }
 
 
-def find_lineage(arc: Archive, query: str, as_of: str | None = None) -> int:
+def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: bool = True) -> int:
     """The lineage a user means: a rule number (in the version in force ``as_of``, or the latest that
-    has it), a keyword or section title, or failing those the best full-text hit."""
+    has it), a keyword or section title, or failing those (when ``search``) the best full-text hit."""
     versions = arc.versions()
     if not versions:
         raise ArchiveError("the archive is empty; add versions with 'rulediff archive add'", source=str(arc.path))
@@ -93,7 +97,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None) -> int:
         found = arc.lineage_at(v.id, number=str(number)) if number is not None else arc.lineage_at(v.id, title=query)
         if found is not None:
             return found
-    if number is None:
+    if number is None and search:
         hits = arc.search(query, limit=5)
         if hits:
             return int(hits[0]["lineage"])
@@ -141,7 +145,32 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
         if 0 <= last < len(versions) - 1 and _covers_later(arc, rows[-1], versions[last + 1])
         else None
     )
-    return History(lineage, query, steps, edges, gone)
+    present = {s.version.id for s in steps}
+    whole = [
+        (
+            s.version,
+            s.number,
+            s.title,
+            whole_text(arc, s.version.id, s.number, s.text, s.examples),
+            k > 0 and versions[order[s.version.id] - 1].id in present,
+        )
+        for k, s in enumerate(steps)
+    ]
+    return History(lineage, query, steps, edges, gone, stretches(whole))
+
+
+def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: list[str]) -> str:
+    """The rule and everything below it in version ``vid``, one node or example a line, as printed."""
+    parsed = RuleNumber.try_parse(number) if number else None
+    if parsed is None:
+        return "\n".join([text, *examples])
+    lines = []
+    for n, t, ex in arc.rules_under(vid, str(parsed)):
+        child = RuleNumber.try_parse(n)
+        if child is not None and (child == parsed or parsed.is_ancestor_of(child)):
+            lines.append(f"{n}{'' if child.letters else '.'} {t}")
+            lines.extend(ex)
+    return "\n".join(lines)
 
 
 def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:

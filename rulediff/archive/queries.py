@@ -73,6 +73,25 @@ class QueryingArchive(AligningArchive):
             out.update(self.db.execute(q, chunk).fetchall())
         return out
 
+    def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
+        """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
+        in document order; the caller keeps those below it in the number tree."""
+        return [
+            (n, text, examples_from_row(examples))
+            for n, text, examples in self.db.execute(
+                "SELECT r.number, b.text, b.examples FROM rules r JOIN bodies b ON b.id = r.body_id"
+                " WHERE r.version_id = ? AND r.number >= ? AND r.number < ? ORDER BY r.pos",
+                (vid, number, number + "\uffff"),
+            )
+        ]
+
+    def glossary_rows(self) -> list[tuple[int, int, str, str]]:
+        """(version id, position, term, text) of every archived glossary entry."""
+        return [
+            (vid, pos, term, text)
+            for vid, pos, term, text in self.db.execute("SELECT version_id, pos, term, text FROM glossary")
+        ]
+
     def search_rows(self) -> list[tuple[int, int, str | None, int, str]]:
         """(body id, version id, number, lineage, searchable text) of every archived rule."""
         return [

@@ -1,0 +1,132 @@
+"""One shape for every history (a rule, a whole headed rule, a glossary term): stretches of consecutive
+versions that read the same, what changed at the start of each, and how much it matters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .changes import Nature, nature_of
+from .numbering import find_references
+from .text import normalize
+from .textdiff import Op, Piece, as_pairs, word_diff
+
+
+@dataclass(slots=True)
+class Stretch:
+    """Versions ``first`` .. ``last`` (consecutive in the archive) in which the item reads ``text`` under
+    ``number`` (a rule) or ``name`` (a title, or a glossary term)."""
+
+    first: Any  # VersionRow: kept loose so this module needs no archive
+    last: Any
+    number: str | None
+    name: str | None
+    text: str
+    change: str  # "first seen", "renumbered", "edited", "renamed", "reappears", combined with " and "
+    nature: str | None = None  # of the text edit: substantive, references_only, typography_only
+    previous: str | None = None  # the number (or term) before this stretch, when it changed
+    diff: list[Piece] = field(default_factory=list)
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing a reader must see: only typography or cross-references changed, nothing renamed."""
+        return self.nature in (Nature.TYPOGRAPHY_ONLY, Nature.REFERENCES_ONLY) and self.change == "edited"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.first.label,
+            "to": self.last.label,
+            "number": self.number,
+            "name": self.name,
+            "change": self.change,
+            "nature": self.nature,
+            "previous": self.previous,
+            "text": self.text,
+            "diff": as_pairs(self.diff),
+        }
+
+
+def edit_nature(old: str, new: str) -> Nature | None:
+    """The nature of an edit seen in a history, where no release's number map is at hand: references
+    that changed consistently (each old target to one new target) count as renumbering fallout."""
+    implied: dict[str, str | list[str]] = {}
+    for a, b in zip(find_references(old), find_references(new), strict=False):
+        for ta, tb in zip(a.targets, b.targets, strict=False):
+            implied.setdefault(str(ta), str(tb))
+    return nature_of(old, new, normalize(old), normalize(new), implied)
+
+
+def stretches(entries: Iterable[tuple[Any, str | None, str | None, str, bool]]) -> list[Stretch]:
+    """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
+    ``follows`` is False when the previous archived version did not have the item (it reappears)."""
+    out: list[Stretch] = []
+    for v, number, name, text, follows in entries:
+        prev = out[-1] if out else None
+        if prev is not None and follows and (prev.number, prev.name, prev.text) == (number, name, text):
+            prev.last = v
+            continue
+        if prev is None:
+            out.append(Stretch(v, v, number, name, text, "first seen"))
+            continue
+        changes = []
+        previous = None
+        if not follows:
+            changes.append("reappears")
+        if number != prev.number:
+            changes.append("renumbered")
+            previous = prev.number
+        if name != prev.name and number is None:
+            changes.append("renamed")
+            previous = prev.name
+        nature = edit_nature(_renumbered(prev.text, prev.number, number), text)
+        if nature is not None:
+            changes.append("edited")
+        diff = word_diff(_renumbered(prev.text, prev.number, number), text) if nature is not None else []
+        out.append(
+            Stretch(
+                v,
+                v,
+                number,
+                name,
+                text,
+                " and ".join(changes) or "unchanged",
+                nature.value if nature else None,
+                previous,
+                diff,
+            )
+        )
+    return out
+
+
+def _renumbered(text: str, old: str | None, new: str | None) -> str:
+    """A whole rule's old text as if it already had its new number, so renumbering alone is no edit:
+    every line that starts with the old number starts with the new one."""
+    if not old or not new or old == new:
+        return text
+    return "\n".join(new + line[len(old) :] if line.startswith(old) else line for line in text.split("\n"))
+
+
+def marked(diff: list[Piece]) -> str:
+    """A word diff as plain text: [-deleted-] and {+inserted+}, as wdiff writes it."""
+    return "".join(
+        f"[-{p.text}-]" if p.op == Op.DELETE else f"{{+{p.text}+}}" if p.op == Op.INSERT else p.text for p in diff
+    )
+
+
+def marked_lines(diff: list[Piece]) -> list[tuple[bool, str]]:
+    """The marked diff split into lines, each with whether an edit touches it (a muted, typography-only
+    stretch does not)."""
+    lines: list[tuple[bool, str]] = []
+    text, touched = "", False
+    for p in diff:
+        out = marked([p])
+        parts = out.split("\n")
+        for k, part in enumerate(parts):
+            if k > 0:
+                lines.append((touched, text))
+                text, touched = "", p.op in (Op.DELETE, Op.INSERT)
+            text += part
+            touched = touched or (p.op in (Op.DELETE, Op.INSERT) and part != "")
+    lines.append((touched, text))
+    return lines
