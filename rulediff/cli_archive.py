@@ -217,8 +217,10 @@ def _print_timeline(
     whole: bool,
 ) -> None:
     click.echo(title)
-    for name, first, last in _merge_names(names):
-        click.echo(f"  {name:<24} {first if first == last else f'{first} .. {last}'}")
+    merged = _merge_names(names)
+    width = max([10, *(len(n) for n, _, _ in merged)])
+    for name, first, last in merged:
+        click.echo(f"  {name:<{width}} {first if first == last else f'{first} .. {last}'}")
     hidden = 0
     for s in steps:
         span = s.first.label if s.first.label == s.last.label else f"{s.first.label} .. {s.last.label}"
@@ -241,8 +243,8 @@ def _print_timeline(
         if not s.diff:  # renumbered, or back after a gap, with the same text
             continue
         skipped = 0
-        for touched, line in marked_lines(s.diff):
-            if touched or whole:
+        for k, (touched, line) in enumerate(marked_lines(s.diff)):
+            if touched or whole or k == 0:  # the first line names the rule: always there for context
                 if skipped:
                     click.echo(f"    ({skipped} unchanged line{'s' if skipped > 1 else ''})")
                     skipped = 0

@@ -1,0 +1,170 @@
+"""History as a researcher asks it, on five real releases cut small (tests/fixtures/history): a headed rule
+read whole through renumbering, glossary terms through renames, search over the glossary, and steps that
+only changed typography or cross-references kept apart from real edits."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rulediff.cli import main
+from rulediff.textdiff import Op, Piece
+from rulediff.timeline import edit_nature, marked_lines, stretches
+
+from .conftest import FIXTURES
+
+RELEASES = FIXTURES / "history" / "mana-burn-obsolete-2009"
+
+
+@pytest.fixture(scope="module")
+def arc(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("history") / "h.sqlite")
+    r = CliRunner().invoke(main, ["archive", "add", str(RELEASES), "--archive", path])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("added") == 5
+    return path
+
+
+def run(arc: str, *args: str) -> str:
+    r = CliRunner().invoke(main, [*args, "--archive", arc])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_history_of_a_headed_rule_reads_the_whole_rule(arc: str) -> None:
+    out = run(arc, "history", "lifelink")
+    lines = out.splitlines()
+    assert lines[0] == "Lifelink"
+    assert [ln.split()[0] for ln in lines[1:4]] == ["502.68", "702.13", "702.15"]
+    # The first step prints the whole rule: heading and every subrule.
+    first = out.split("2009-05-01: 502.68 first seen\n", 1)[1].split("2009-07-11", 1)[0]
+    assert first.splitlines() == [
+        "    502.68. Lifelink",
+        '    502.68a Lifelink is a triggered ability. "Lifelink" means "Whenever this permanent deals damage,'
+        ' you gain that much life."',
+        "    502.68b If a permanent has multiple instances of lifelink, each triggers separately.",
+    ]
+    # The M10 rewrite: renumbered, and the subrule's words changed, marked as a word diff.
+    assert "2009-07-11: 702.13 renumbered and edited from 502.68" in out
+    assert "702.13a Lifelink is a [-triggered-]{+static+} ability." in out
+    # 2011 added subrules 702.13c and 702.13d: the diff is of the whole rule, not of the heading alone.
+    step_2011 = out.split("2011-02-04: 702.13 edited\n", 1)[1]
+    assert "{+" in step_2011 and "702.13c If a permanent leaves the battlefield" in step_2011
+
+
+def test_history_json_carries_the_whole_rule_at_each_step(arc: str) -> None:
+    d = json.loads(run(arc, "history", "702.13", "--as-of", "2011-02-04", "--format", "json"))
+    whole = d["stretches"]
+    assert [s["number"] for s in whole] == ["502.68", "702.13", "702.13", "702.15"]
+    assert whole[2]["text"].splitlines()[:2] == ["702.13. Lifelink", "702.13a Lifelink is a static ability."]
+    assert whole[1]["previous"] == "502.68" and whole[1]["nature"] == "substantive"
+
+
+def test_glossary_term_followed_through_its_rename(arc: str) -> None:
+    out = run(arc, "history", "mana burn")
+    assert out.startswith("Mana Burn (Obsolete) (glossary)\n")
+    assert "  Mana Burn            2009-05-01\n" in out
+    assert "  Mana Burn (Obsolete) 2009-07-11 .. 2014-05-01\n" in out
+    assert "2009-07-11 .. 2014-02-01: Mana Burn (Obsolete) renamed and edited from 'Mana Burn'" in out
+    assert "{+no longer exists+}" in out
+    d = json.loads(run(arc, "history", "Mana Burn (Obsolete)", "--format", "json"))
+    assert [t["term"] for t in d["terms"]] == ["Mana Burn", "Mana Burn (Obsolete)"]
+    assert d["gone_after"] is None
+
+
+def test_history_interrupt_finds_the_obsolete_term(arc: str) -> None:
+    out = run(arc, "history", "interrupt")
+    assert out.startswith("Interrupt (Obsolete) (glossary)\n")
+    assert "2009-07-11 .. 2011-02-04: Interrupt (Obsolete) edited" in out
+
+
+def test_glossary_flag_prefers_the_term_over_the_rule(arc: str) -> None:
+    assert run(arc, "history", "lifelink", "--glossary").startswith("Lifelink (glossary)\n")
+    r = CliRunner().invoke(main, ["history", "trample", "--glossary", "--archive", arc])
+    assert r.exit_code == 2 and "no glossary term 'trample'" in r.stderr
+
+
+def test_quiet_steps_are_collapsed_and_substantive_hides_them(arc: str) -> None:
+    out = run(arc, "history", "lifelink", "--glossary")
+    assert "2014-02-01: Lifelink edited (references only; collapsed)" in out
+    assert "2014-05-01: Lifelink edited (typography only; collapsed)" in out
+    quiet = run(arc, "history", "lifelink", "--glossary", "--substantive")
+    assert "collapsed" not in quiet and "2014-05-01" not in quiet.split("\n", 2)[2]
+    assert "(2 typography or cross-reference steps hidden by --substantive)" in quiet
+    assert "2009-07-11 .. 2011-02-04: Lifelink edited" in quiet
+
+
+def test_history_html_renders_either_kind(arc: str) -> None:
+    for query in ("lifelink", "interrupt"):
+        page = run(arc, "history", query, "--format", "html")
+        assert page.startswith("<!DOCTYPE html>") and "</html>" in page
+    assert 'class="quiet"' in run(arc, "history", "lifelink", "--glossary", "--format", "html")
+
+
+def test_search_covers_the_glossary(arc: str) -> None:
+    out = run(arc, "search", "That rule no longer exists")
+    assert out.startswith("glossary ") and "Mana Burn (Obsolete): Older versions of the rules" in out
+    assert "2009-07-11 .. 2014-05-01" in out
+    hits = [json.loads(ln) for ln in run(arc, "search", "mana burn", "--json").splitlines()]
+    kinds = {(h["kind"], h.get("term")) for h in hits}
+    assert ("glossary", "Mana Burn (Obsolete)") in kinds
+    assert any(h["kind"] == "rule" and "300.3" in h["numbers"] for h in hits)
+    r = CliRunner().invoke(main, ["search", "no such words anywhere", "--archive", arc])
+    assert r.exit_code == 0 and "no archived rule or glossary entry" in r.stderr
+
+
+def test_show_a_glossary_term_by_name(arc: str) -> None:
+    out = run(arc, "show", "mana burn", "--as-of", "2009-06-01")
+    assert out.startswith("Mana Burn\n  When a phase ends")
+
+
+# -- the timeline's own rules --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "want"),
+    [
+        ("See rule 118.3.", "See rule 119.3.", "references_only"),
+        ('called "mana burn."', "called \u201cmana burn.\u201d", "typography_only"),
+        ("Lifelink is a triggered ability.", "Lifelink is a static ability.", "substantive"),
+        ("See rules 118.3 and 118.4.", "See rules 119.3 and 119.3.", "references_only"),
+        ("See rule 118.3 and rule 118.3.", "See rule 119.3 and rule 120.3.", "substantive"),
+        ("same", "same", None),
+    ],
+)
+def test_edit_nature(old: str, new: str, want: str | None) -> None:
+    got = edit_nature(old, new)
+    assert (got.value if got else None) == want
+
+
+def test_stretches_group_equal_readings_and_note_gaps() -> None:
+    entries = [
+        ("v1", "702.13", "Lifelink", "702.13. Lifelink", True),
+        ("v2", "702.13", "Lifelink", "702.13. Lifelink", True),
+        ("v3", "702.14", "Lifelink", "702.14. Lifelink", True),
+        ("v5", "702.14", "Lifelink", "702.14. Lifelink", False),
+    ]
+    got = stretches(entries)
+    assert [(s.first, s.last, s.change, s.diff) for s in got] == [
+        ("v1", "v2", "first seen", []),
+        ("v3", "v3", "renumbered", []),
+        ("v5", "v5", "reappears", []),
+    ]
+    assert got[1].previous == "702.13" and not got[1].quiet
+
+
+def test_marked_lines_flag_only_lines_an_edit_touches() -> None:
+    diff = [
+        Piece(Op.EQUAL, "702.15. Lifelink\n702.15a Lifelink is a "),
+        Piece(Op.DELETE, "triggered"),
+        Piece(Op.INSERT, "static"),
+        Piece(Op.EQUAL, " ability.\n702.15b "),
+        Piece(Op.MUTED, "\u201cquoted\u201d", '"quoted"'),
+    ]
+    assert marked_lines(diff) == [
+        (False, "702.15. Lifelink"),
+        (True, "702.15a Lifelink is a [-triggered-]{+static+} ability."),
+        (False, "702.15b \u201cquoted\u201d"),
+    ]
