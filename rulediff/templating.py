@@ -25,7 +25,7 @@ def template_dir() -> Path:
     return shipped("templates", "diff.html.j2")
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+_MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>#|])")
 
 
 def md_escape(text: object) -> str:

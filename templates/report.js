@@ -15,8 +15,10 @@
       card.hidden = !ok;
       if (ok) { visible += 1; }
     });
+    // A section with none of its cards left (the new rules gather cards of every section) hides too.
     Array.prototype.forEach.call(document.querySelectorAll("main section.rules"), function (sec) {
-      sec.hidden = section !== "" && sec.dataset.section !== section;
+      var left = sec.querySelectorAll("article.change:not([hidden])").length;
+      sec.hidden = section !== "" && left === 0;
     });
     shown.textContent = visible + " of " + cards.length + " changes shown";
   }
@@ -41,12 +43,9 @@
   Array.prototype.forEach.call(document.querySelectorAll("button.toggle"), function (btn) {
     btn.addEventListener("click", function () {
       var card = btn.closest("article");
-      var sbs = card.querySelector(".sbs");
-      var inline = card.querySelector(".inline");
-      var on = sbs.hidden;
-      sbs.hidden = !on;
-      inline.hidden = on;
-      btn.textContent = on ? "inline" : "side by side";
+      var on = !card.classList.contains("sbs");
+      card.classList.toggle("sbs", on);
+      btn.textContent = on ? "one above the other" : "side by side";
     });
   });
   // Printing shows everything: open the collapsed lists and the side-by-side views, then restore.

@@ -111,9 +111,10 @@ def test_filters_keys_and_toggle_in_a_real_browser(browser: webdriver.Chrome, re
         for c in browser.find_elements(By.CSS_SELECTOR, "article.change")
         if c.find_elements(By.CSS_SELECTOR, "button.toggle")
     )
+    old, new = card.find_element(By.CSS_SELECTOR, ".pair .old"), card.find_element(By.CSS_SELECTOR, ".pair .new")
+    assert old.location["y"] < new.location["y"], "one above the other"
     card.find_element(By.CSS_SELECTOR, "button.toggle").click()
-    assert card.find_element(By.CSS_SELECTOR, ".sbs").is_displayed()
-    assert not card.find_element(By.CSS_SELECTOR, ".inline").is_displayed()
+    assert old.location["y"] == new.location["y"] and old.location["x"] < new.location["x"], "side by side"
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser.get(report.as_uri())

@@ -105,9 +105,11 @@ def test_json_schema_and_number_map() -> None:
 
 def test_markdown_reads_like_release_notes() -> None:
     md = to_markdown(_pair())
-    assert "### 702.4b (702.4 Lifelink)" in md
-    assert "*Was 702.3b. Changed: added \u201c, or its owner if it has no controller,\u201d.*" in md
-    assert "702.2\u2013702.4 with 4 subrules shifted by +1 (now 702.3\u2013702.5)" in md
+    assert "### 702.4b (in 702.4 Lifelink)\n\n*Renumbered from 702.3b and changed.*" in md
+    assert "source's **controller, or its owner if it has no controller,** to gain" in md
+    assert "- 702.2\u2013702.4 with 4 subrules shifted by +1 (now 702.3\u2013702.5)" in md
+    assert "### New keyword: Defender (702.2)" in md
+    assert "*100.4 was split into 100.4 and 100.5.*" in md
 
 
 SCRIPT = (

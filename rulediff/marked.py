@@ -1,0 +1,208 @@
+"""Old and new text of a change with the words each side lacks marked, whole words only; long texts cut
+down to the stretches around their changes, long lists to the items that came and went."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .numbering import find_references
+from .textdiff import Op, Piece, word_diff
+
+# A rule longer than this shows only the stretches around its changes (whole words, "…" between).
+LONG = 600
+CONTEXT_WORDS = 12
+# A run of at least this many short comma-separated items is a list (205.3m's creature types).
+LIST_ITEMS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A stretch of one side's text: ``changed`` marks whole words removed (old side) or added (new
+    side); ``ref`` is the rule number a reference names (new side only); ``gap`` is an elision."""
+
+    text: str
+    changed: bool = False
+    ref: str | None = None
+    gap: bool = False
+
+
+@dataclass(slots=True)
+class Passage:
+    """One side of a change as shown: a label ("Old", "New", "702.15a"), its runs, whether elided."""
+
+    label: str
+    runs: list[Run]
+    excerpt: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(r.text for r in self.runs)
+
+
+_TOKEN = re.compile(r"\s+|\S+")
+_NUMBER = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]{0,2})?")
+
+
+def _flags(pieces: list[Piece]) -> tuple[tuple[str, list[bool], set[int]], tuple[str, list[bool], set[int]]]:
+    """Each side's text, a changed flag per character, and the places the other side changed at."""
+    old: list[str] = []
+    new: list[str] = []
+    fo: list[bool] = []
+    fn: list[bool] = []
+    to: set[int] = set()
+    tn: set[int] = set()
+    for p in pieces:
+        if p.op == Op.EQUAL:
+            old.append(p.text)
+            new.append(p.text)
+            fo += [False] * len(p.text)
+            fn += [False] * len(p.text)
+        elif p.op == Op.MUTED:
+            old.append(p.old)
+            new.append(p.text)
+            fo += [False] * len(p.old)
+            fn += [False] * len(p.text)
+        elif p.op == Op.DELETE:
+            tn.add(len(fn))
+            old.append(p.text)
+            fo += [True] * len(p.text)
+        else:
+            to.add(len(fo))
+            new.append(p.text)
+            fn += [True] * len(p.text)
+    return ("".join(old), fo, to), ("".join(new), fn, tn)
+
+
+@dataclass(slots=True)
+class _Word:
+    text: str
+    space: bool
+    changed: bool
+    near: bool
+    ref: str | None = None
+
+
+def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[_Word]:
+    """Tokens of one side; a word is changed when any of its characters is (whole words, never cut)."""
+    refs: list[tuple[int, int, str]] = []
+    if link:
+        for ref in find_references(text):
+            for m in _NUMBER.finditer(ref.text):
+                refs.append((ref.start + m.start(), ref.start + m.end(), m.group()))
+    out: list[_Word] = []
+    for m in _TOKEN.finditer(text):
+        a, b = m.start(), m.end()
+        if m.group().isspace():
+            out.append(_Word(m.group(), True, False, False))
+            continue
+        changed = any(flags[a:b])
+        near = changed or any(a <= t <= b for t in touched)
+        cuts = [(s, e, n) for s, e, n in refs if a <= s and e <= b]
+        at = a
+        for s, e, n in cuts:
+            if s > at:
+                out.append(_Word(text[at:s], False, changed, near))
+            out.append(_Word(text[s:e], False, changed, near, n))
+            at = e
+        if at < b:
+            out.append(_Word(text[at:b], False, changed, near))
+    return out
+
+
+def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
+    """Merge words into runs; a changed run spans the spaces between its words. With ``excerpt``,
+    keep only the words near a change (a window of whole words) and put a gap where others were."""
+    keep = [True] * len(words)
+    elided = False
+    if excerpt:
+        word_at = [k for k, w in enumerate(words) if not w.space]
+        hot = [n for n, k in enumerate(word_at) if words[k].near]
+        if hot:
+            wanted: set[int] = set()
+            for n in hot:
+                wanted.update(range(max(0, n - CONTEXT_WORDS), min(len(word_at), n + CONTEXT_WORDS + 1)))
+            if len(wanted) < 0.8 * len(word_at):
+                elided = True
+                kept_words = {word_at[n] for n in wanted}
+                keep = [False] * len(words)
+                for k in range(len(words)):
+                    if k in kept_words or words[k].space and k - 1 in kept_words and k + 1 in kept_words:
+                        keep[k] = True
+    runs: list[Run] = []
+
+    def put(text: str, changed: bool, ref: str | None = None, gap: bool = False) -> None:
+        last = runs[-1] if runs else None
+        if (
+            last is not None
+            and not gap
+            and not last.gap
+            and ref is None
+            and last.ref is None
+            and last.changed == changed
+        ):
+            runs[-1] = Run(last.text + text, changed)
+        else:
+            runs.append(Run(text, changed, ref, gap))
+
+    for k, w in enumerate(words):
+        if not keep[k]:
+            if not runs or not runs[-1].gap:
+                put(" \u2026 " if runs else "\u2026 ", False, gap=True)
+            continue
+        if w.space:
+            between = 0 < k < len(words) - 1 and words[k - 1].changed and words[k + 1].changed
+            put(w.text, between)
+        else:
+            put(w.text, w.changed, w.ref)
+    if runs and runs[-1].gap:
+        runs[-1] = Run(" \u2026", gap=True)
+    return runs, elided
+
+
+def marked(old: str, new: str, number_map: dict[str, str | list[str]], link: bool = True) -> tuple[Passage, Passage]:
+    """The old and the new text, each with the words the other lacks marked; long texts excerpted."""
+    pieces = word_diff(old, new, number_map)
+    (ot, of, oto), (nt, nf, nto) = _flags(pieces)
+    long = max(len(old), len(new)) > LONG
+    o_runs, o_cut = _runs(_words(ot, of, oto, False), long)
+    n_runs, n_cut = _runs(_words(nt, nf, nto, link), long)
+    return Passage("Old", o_runs, o_cut), Passage("New", n_runs, n_cut)
+
+
+def plain(label: str, text: str, link: bool = False) -> Passage:
+    runs, _ = _runs(_words(text, [False] * len(text), set(), link), False)
+    return Passage(label, runs)
+
+
+_ITEM_SPLIT = re.compile(r",\s+(?:and\s+|or\s+)?")
+
+
+def _items(text: str) -> tuple[str, list[str]] | None:
+    """The longest comma list in ``text`` (its sentence) and its items, when it is a real list."""
+    best: tuple[str, list[str]] | None = None
+    for sentence in re.split(r"(?<=[.:;])\s+", text):
+        items = [i.strip().rstrip(".") for i in _ITEM_SPLIT.split(sentence)]
+        short = sum(len(i.split()) for i in items) <= 3 * len(items)
+        if len(items) >= LIST_ITEMS and short and (best is None or len(items) > len(best[1])):
+            best = (sentence, items)
+    return best
+
+
+def list_change(old: str, new: str) -> tuple[list[str], list[str]] | None:
+    """Items added to and removed from a long list, when the list is all that changed."""
+    a, b = _items(old), _items(new)
+    if a is None or b is None or old.replace(a[0], "\0") != new.replace(b[0], "\0"):
+        return None
+    # The first item carries the list's lead-in ("...one word long: Advisor"): compare the last word.
+    first_a, first_b = a[1][0], b[1][0]
+    ia = [first_a.split()[-1], *a[1][1:]] if first_a else a[1]
+    ib = [first_b.split()[-1], *b[1][1:]] if first_b else b[1]
+    if a[1][0].rsplit(" ", 1)[0] != b[1][0].rsplit(" ", 1)[0]:
+        return None
+    added = list((Counter(ib) - Counter(ia)).elements())
+    removed = list((Counter(ia) - Counter(ib)).elements())
+    if not added and not removed:
+        return None
+    return added, removed
