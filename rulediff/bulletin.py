@@ -166,6 +166,7 @@ def notes_dict(al: Alignment) -> dict[str, Any]:
         "references_only": [_brief(b) for b in n.references_only],
         "typography_only": [_brief(b) for b in n.typography_only],
         "not_covered": n.not_covered,
+        "inferred_numbers": [{"entry": t, "number": num, "confidence": round(c, 4)} for t, num, c in n.inferred],
     }
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from . import cli_archive
+from .bulletin import to_notes_json
 from .changes import align
 from .cli_base import _guard, archive_option, archive_path, main
 from .errors import RulediffError
@@ -97,8 +98,14 @@ _DIFF_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".md": "md", 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["html", "json", "md"]),
-    help="Output format (default: from the -o extension, else md).",
+    type=click.Choice(["html", "json", "md", "notes"]),
+    help="Output format (default: from the -o extension, else md): md and html are the release notes, "
+    "notes their JSON (rulediff.notes/1), json every change in full (rulediff.diff/1).",
+)
+@click.option(
+    "--link-base",
+    metavar="URL",
+    help="Link rule numbers (and references such as 'see rule 704') into the site 'rulediff report' published at URL.",
 )
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--old-format", type=click.Choice(sorted(FORMATS)), help="Parser for OLD (default: detect).")
@@ -121,6 +128,7 @@ def diff(
     old_format: str | None,
     new_format: str | None,
     only: tuple[str, ...],
+    link_base: str | None,
 ) -> None:
     """Show what changed from OLD to NEW: renumbering followed, typography and reference noise apart.
 
@@ -132,6 +140,7 @@ def diff(
       rulediff diff cr-20250919.txt cr-20251114.txt -o changes.html
       rulediff diff cr-20110204.txt cr-20260116.txt --format json > 2011-2026.json
       rulediff diff 2011-02-04 2026-01-16 -o notes.md
+      rulediff diff 2026-06-19 2026-08-07 -o notes.md --link-base https://example.org/cr
       rulediff diff 2012-01-01 2026-01-16 --only 613 --only 702.15
     """
     prefixes = parse_prefixes(only)
@@ -148,7 +157,12 @@ def diff(
         al = align(load_document(old, old_format), load_document(new, new_format))
     if prefixes:
         al = restrict(al, prefixes)
-    text = {"html": to_html, "json": to_json, "md": to_markdown}[kind](al)
+    if kind == "md":
+        text = to_markdown(al, link_base)
+    elif kind == "html":
+        text = to_html(al, link_base=link_base)
+    else:
+        text = {"json": to_json, "notes": to_notes_json}[kind](al)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -159,6 +159,9 @@ class Notes:
     references_only: list[Brief]
     typography_only: list[Brief]
     not_covered: int
+    # Unnumbered entries of a partial source given the number of what they aligned with: (title, number, confidence).
+    inferred: list[tuple[str, str, float]] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)  # every id the notes give out, for links within a page
 
     @property
     def empty(self) -> bool:
@@ -437,4 +440,6 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
         references_only=references,
         typography_only=typography,
         not_covered=summary[Kind.NOT_COVERED.value],
+        inferred=sorted((t, n, c) for t, (n, c) in al.inferred.items()),
+        ids=ids.used,
     )

@@ -12,7 +12,7 @@ from .bulletin import Links
 from .bulletin import to_markdown as bulletin_markdown
 from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown
 from .model import Document
-from .notes import SECTION_NAMES, Entry, Notes, build_notes, version_info
+from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes, version_info
 from .numbering import RuleNumber
 from .templating import environment
 from .textdiff import as_pairs, word_diff
@@ -41,10 +41,13 @@ def _href(notes: Notes, link_base: str | None) -> Callable[[str], str | None]:
     page when it has one, else nowhere."""
     if link_base:
         return Links(link_base, notes).rule
-    here = {n for e in (*notes.changes, *(e for g in notes.new_rules for e in g.entries)) for n in e.new_numbers}
-    here |= {b for r in notes.renumbering for _, b, _ in r.items}
-    here |= {b.number for b in (*notes.references_only, *notes.typography_only) if b.number}
-    return lambda n: f"#r{n}" if n in here else None
+
+    def here(number: str) -> str | None:
+        n = RuleNumber.try_parse(number)
+        ident = anchor(n, number) if n is not None else None
+        return f"#{ident}" if ident in notes.ids else None
+
+    return here
 
 
 def to_html(al: Alignment, site: dict[str, str] | None = None, link_base: str | None = None) -> str:

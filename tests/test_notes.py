@@ -27,3 +27,43 @@ def test_every_change_is_counted_once() -> None:
 def test_no_changes_says_so() -> None:
     doc = parse(str(PAIR / "old.txt"))
     assert headline(align(doc, doc).summary()) == "No changes."
+
+
+def test_link_base_links_numbers_and_references(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from rulediff.cli import main
+
+    out = tmp_path / "notes.md"
+    r = CliRunner().invoke(
+        main,
+        ["diff", str(PAIR / "old.txt"), str(PAIR / "new.txt"), "-o", str(out), "--link-base", "https://x.test/cr/"],
+    )
+    assert r.exit_code == 0, r.output
+    md = out.read_text("utf-8")
+    page = "https://x.test/cr/diff/2030-01-01--2030-02-01.html"
+    assert f"**[702.2]({page}#r702.2)** Defender" in md
+    assert f"### [702.4b]({page}#r702.4b) (in 702.4 Lifelink)" in md
+    # "See rule 702.2" in the new glossary entry links too; an unchanged rule goes to the list of rules.
+    assert f"See rule [702.2]({page}#r702.2)." in md
+    assert "https://x.test/cr/rules/index.html" in md or "rule 100" not in md
+    assert "wrote" in r.stderr and "7 changes to read" in r.stderr
+
+
+def test_notes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from click.testing import CliRunner
+
+    from rulediff.cli import main
+
+    r = CliRunner().invoke(main, ["diff", str(PAIR / "old.txt"), str(PAIR / "new.txt"), "--format", "notes"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["schema"] == "rulediff.notes/1"
+    assert d["headline"].startswith("7 changes to read")
+    assert [g["label"] for g in d["new_rules"]] == ["New keyword: Defender (702.2)"]
+    lifelink = next(c for c in d["changes"] if c["number"] == "702.4b")
+    assert lifelink["old_numbers"] == ["702.3b"] and lifelink["why"] is None
+    added = [x["text"] for x in lifelink["new"][0]["runs"] if x.get("changed")]
+    assert added == ["controller, or its owner if it has no controller,"]
