@@ -12,8 +12,10 @@ from rapidfuzz import fuzz
 
 from .match import Pair, covered, longest_increasing, match
 from .model import Document, Example, GlossaryEntry, Rule
-from .numbering import RuleNumber, references_follow
-from .text import mask_references, words
+from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
+from .nature import nature_of as nature_of
+from .numbering import RuleNumber
+from .text import words
 
 DIFF_SCHEMA = "rulediff.diff/1"
 # Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
@@ -34,12 +36,6 @@ class Kind(StrEnum):
     ADDED = "added"
     REMOVED = "removed"
     NOT_COVERED = "not_covered"
-
-
-class Nature(StrEnum):
-    SUBSTANTIVE = "substantive"
-    REFERENCES_ONLY = "references_only"
-    TYPOGRAPHY_ONLY = "typography_only"
 
 
 EDITED_KINDS = frozenset({Kind.EDITED, Kind.RENUMBERED_EDITED, Kind.MOVED_EDITED})
@@ -193,19 +189,6 @@ def is_substantive(ch: Change) -> bool:
 
 
 # --- natures --------------------------------------------------------------------------------------
-
-
-def nature_of(
-    old: str, new: str, old_norm: str, new_norm: str, number_map: dict[str, str | list[str]]
-) -> Nature | None:
-    """None when the raw texts are equal; otherwise what kind of edit separates them."""
-    if old == new:
-        return None
-    if old_norm == new_norm:
-        return Nature.TYPOGRAPHY_ONLY
-    if mask_references(old_norm) == mask_references(new_norm) and references_follow(old_norm, new_norm, number_map):
-        return Nature.REFERENCES_ONLY
-    return Nature.SUBSTANTIVE
 
 
 _NATURE_ORDER = {None: 0, Nature.TYPOGRAPHY_ONLY: 1, Nature.REFERENCES_ONLY: 2, Nature.SUBSTANTIVE: 3}

@@ -178,7 +178,12 @@ class Coverage:
             return True
         if self.interval is not None:
             lo, hi = self.interval
-            return lo <= str(number) <= hi
+            s = str(number)
+            if number.level < Level.RULE and s not in (lo, hi):
+                # A heading sorts right before its first rule ("702" < "702.1"): a slice that holds
+                # 702.1 but not 702 came from rows without headings, so it says nothing about 702.
+                return False
+            return lo <= s <= hi
         return False
 
     def covers_title(self, title: str) -> bool:

@@ -269,10 +269,25 @@ def references_follow(old: str, new: str, number_map: dict[str, str | list[str]]
     if len(ra) != len(rb):
         return False
     for x, y in zip(ra, rb, strict=True):
-        if len(x.targets) != len(y.targets):
-            return False
-        for ta, tb in zip(x.targets, y.targets, strict=True):
-            mapped = number_map.get(str(ta), str(ta))
-            if str(tb) not in (mapped if isinstance(mapped, list) else [mapped]):
+        if len(x.targets) == len(y.targets):
+            if not all(_maps_to(ta, tb, number_map) for ta, tb in zip(x.targets, y.targets, strict=True)):
                 return False
+        elif not (
+            # A range whose ends follow the map follows it, whatever came in or went out between its
+            # ends ("601.2a-g" -> "601.2a-h" when a subrule was inserted before g).
+            _is_range(x)
+            and _is_range(y)
+            and _maps_to(x.targets[0], y.targets[0], number_map)
+            and _maps_to(x.targets[-1], y.targets[-1], number_map)
+        ):
+            return False
     return True
+
+
+def _maps_to(a: RuleNumber, b: RuleNumber, number_map: dict[str, str | list[str]]) -> bool:
+    mapped = number_map.get(str(a), str(a))
+    return str(b) in (mapped if isinstance(mapped, list) else [mapped])
+
+
+def _is_range(ref: Reference) -> bool:
+    return len(ref.targets) > 1 and any(c in ref.text for c in _DASH) and not any(c in ref.text for c in ",&")

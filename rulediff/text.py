@@ -46,6 +46,12 @@ _ASCII_REPLACE = tuple((a, b) for a, b in _REPLACE if a.isascii())
 _DASHES = re.compile(r" ?-+ ?")
 _MARKS = re.compile(r"\((?:tm|TM|Tm|R|r)\)")
 _ITALIC = re.compile(r"(?<![\w_])_([^_\n]+?)_(?![\w_])")
+# Markdown dumps mark emphasis with asterisks where the releases used underscores: "*Magic*", "_Magic_".
+_STAR_ITALIC = re.compile(r"(?<![\w*])\*{1,2}([^*\n]+?)\*{1,2}(?![\w*])")
+# A hyphen a PDF copy lost at a line end ("turnbased", "maingame", "nonrepetitive") or a release
+# dropped from a compound: inside a word of letters a hyphen compares as nothing. Letters on both sides
+# of at least two each, so a range reference ("601.2b-h") keeps its dash.
+_WORD_HYPHEN = re.compile(r"(?<=[A-Za-z]{2})-(?=[A-Za-z]{2})")
 # cp1252 files converted lossily wrote "?" for apostrophes ("can?t") and dashes ("cards?even").
 _LOSSY_APOS = re.compile(r"(?<=[A-Za-z])\?(?=(?:s|t|re|ve|ll|d|m)\b)")
 _LOSSY_DASH = re.compile(r"(?<=[A-Za-z])\?(?=[A-Za-z])")
@@ -71,6 +77,8 @@ def normalize(text: str) -> str:
         s = _MARKS.sub("", s)
     if "_" in s:
         s = _ITALIC.sub(r"\1", s)
+    if "*" in s:
+        s = _STAR_ITALIC.sub(r"\1", s)
     if "<" in s:
         s = _BRACKETED_URL.sub(r"\1", s)
     if "AE" in s:
@@ -80,8 +88,10 @@ def normalize(text: str) -> str:
         s = _LOSSY_DASH.sub("-", s)
     # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...).
     s = " ".join(s.split())
-    if "-" in s and (" -" in s or "- " in s or "--" in s):
-        s = _DASHES.sub("-", s)
+    if "-" in s:
+        if " -" in s or "- " in s or "--" in s:
+            s = _DASHES.sub("-", s)
+        s = _WORD_HYPHEN.sub("", s)
     for p in _PUNCT_AFTER_SPACE:
         if p in s:
             s = s.replace(p, p[1])

@@ -1,5 +1,5 @@
 """Word-level diff of raw rule text on top of diff-match-patch: words encoded as characters, semantic
-cleanup, no timeout (so the output is deterministic), references changed only by renumbering muted."""
+cleanup, no timeout (so the output is deterministic), muted where ``nature_of`` says the edit is not one."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from enum import IntEnum
 
 from diff_match_patch import diff_match_patch
 
+from .nature import Nature, nature_of
 from .numbering import find_references, references_follow
 from .text import normalize
 
@@ -66,23 +67,57 @@ def _decode(chars: str, tokens: list[str]) -> str:
 
 
 def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:
-    """Diff ``old`` -> ``new`` word by word. Replaced stretches that are equal after normalisation
-    (typography) or that are references rewritten exactly as the number map says become MUTED."""
+    """Diff ``old`` -> ``new`` word by word, muted so that it says what :func:`nature_of` says: a
+    typography-only or references-only edit shows no visible change at all, a substantive one always
+    shows at least one. Inside a substantive edit, replaced stretches that are equal after
+    normalisation or that are references rewritten exactly as the number map says are MUTED."""
     if old == new:
         return [Piece(Op.EQUAL, new)] if new else []
+    nmap = number_map or {}
+    nature = nature_of(old, new, number_map=nmap)
     dmp = _engine()
     ea, eb, tokens = _encode(old, new)
     diffs = dmp.diff_main(ea, eb, False)
     dmp.diff_cleanupSemantic(diffs)
     raw = [Piece(Op(op), _decode(chars, tokens)) for op, chars in diffs]
-    return _mute(raw, number_map or {})
+    if nature != Nature.SUBSTANTIVE:
+        return _mute_all(raw)
+    muted = _mute(raw, nmap)
+    if any(p.op in (Op.DELETE, Op.INSERT) for p in muted):
+        return muted
+    # Every stretch passed as noise on its own, yet the whole does not (a reference that follows the
+    # map in one place but not in its sentence): show the edit rather than hide it.
+    return _mute(raw, {}, typography=False)
+
+
+def _mute_all(pieces: list[Piece]) -> list[Piece]:
+    """Every changed stretch of an edit that is not substantive becomes one MUTED piece (a lone
+    insertion such as the angle brackets of "<Wizards.com/Rules>" too)."""
+    out: list[Piece] = []
+    for p in pieces:
+        if p.op == Op.EQUAL:
+            if out and out[-1].op == Op.EQUAL:
+                out[-1] = Piece(Op.EQUAL, out[-1].text + p.text)
+            else:
+                out.append(p)
+            continue
+        if out and out[-1].op == Op.MUTED:
+            last = out[-1]
+        else:
+            last = Piece(Op.MUTED, "", "")
+            out.append(last)
+        if p.op == Op.DELETE:
+            out[-1] = Piece(Op.MUTED, last.text, last.old + p.text)
+        else:
+            out[-1] = Piece(Op.MUTED, last.text + p.text, last.old)
+    return out
 
 
 def _follows_map(old: str, new: str, number_map: dict[str, str | list[str]]) -> bool:
     return bool(find_references(old)) and references_follow(old, new, number_map)
 
 
-def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]]) -> list[Piece]:
+def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]], *, typography: bool = True) -> list[Piece]:
     """Turn delete+insert pairs that mean the same into MUTED pieces; merge neighbours of one op."""
     out: list[Piece] = []
     k = 0
@@ -90,9 +125,9 @@ def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]]) -> list[P
         p = pieces[k]
         nxt = pieces[k + 1] if k + 1 < len(pieces) else None
         if p.op == Op.DELETE and nxt is not None and nxt.op == Op.INSERT:
-            same = normalize(p.text) == normalize(nxt.text)
+            same = typography and normalize(p.text) == normalize(nxt.text)
             ref = False
-            if not same and any(c.isdigit() for c in p.text + nxt.text):
+            if typography and not same and any(c.isdigit() for c in p.text + nxt.text):
                 # A reference needs its "rule" lead-in to be recognised: read the words before it,
                 # each side in its own words.
                 lead_old = "".join(q.old if q.op == Op.MUTED else q.text for q in out[-2:] if q.op != Op.INSERT)

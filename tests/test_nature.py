@@ -1,0 +1,93 @@
+"""One classifier for the nature of an edit: the badge (``nature_of``) and the word diff's muting agree."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from rulediff import parse
+from rulediff.changes import EDITED_KINDS, Alignment, align
+from rulediff.model import Document
+from rulediff.nature import Nature, nature_of
+from rulediff.textdiff import Op, word_diff
+
+from .conftest import cr_txt_files, needs_cr_corpus
+
+
+def _visible(old: str, new: str, nmap: dict[str, str | list[str]] | None = None) -> bool:
+    return any(p.op in (Op.DELETE, Op.INSERT) for p in word_diff(old, new, nmap))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # A hyphen lost at a PDF line end (seed 003, the 2011 blog paste of 2010-10-01's section 7).
+        ("not turn-based actions", "not turnbased actions"),
+        ("from the main-game command zone", "from the maingame command zone"),
+        ("a nonrepetitive process", "a non-repetitive process"),
+        ("a hyphen at a line end turn- based", "a hyphen at a line end turn-based"),
+        # Emphasis marked by underscores in the releases, by asterisks in a Markdown dump.
+        ("_Magic: The Gathering_ cards", "*Magic: The Gathering* cards"),
+        # Wrapped lines.
+        ("one\nparagraph  wrapped", "one paragraph wrapped"),
+        # 2014-02-01 -> 2014-05-01 100.6b: the angle brackets round a URL went away (a lone deletion).
+        ("see <Wizards.com/Rules>.", "see Wizards.com/Rules."),
+        ("Magic (TM) cards", "Magic\u2122 cards"),
+    ],
+)
+def test_transcription_is_typography(old: str, new: str) -> None:
+    assert nature_of(old, new) == Nature.TYPOGRAPHY_ONLY
+    assert not _visible(old, new)
+    assert any(p.op == Op.MUTED for p in word_diff(old, new))
+
+
+def test_range_references_follow_the_map() -> None:
+    nmap: dict[str, str | list[str]] = {f"506.7{c}": f"506.8{c}" for c in "abcdef"}
+    old, new = "See rules 506.7a\u2013f.", "See rules 506.8a\u2013f."
+    assert nature_of(old, new, number_map=nmap) == Nature.REFERENCES_ONLY
+    assert not _visible(old, new, nmap)
+
+
+def test_a_range_whose_ends_follow_the_map_follows_it() -> None:
+    # 2015-07-17 inserted a subrule into 601.2: "601.2a-g" became "601.2a-h" with g -> h.
+    nmap: dict[str, str | list[str]] = {"601.2g": "601.2h", "601.2f": "601.2g"}
+    assert nature_of("rules 601.2a-g apply", "rules 601.2a-h apply", number_map=nmap) == Nature.REFERENCES_ONLY
+    # The range grew over a rule that is new at its end: that is a change of what it says.
+    nmap = {}
+    assert nature_of("rules 713.2a-c apply", "rules 713.2a-d apply", number_map=nmap) == Nature.SUBSTANTIVE
+    assert _visible("rules 713.2a-c apply", "rules 713.2a-d apply", nmap)
+
+
+def test_substantive_edits_always_show_something() -> None:
+    old, new = "A player may mulligan.", "A player can't mulligan."
+    assert nature_of(old, new) == Nature.SUBSTANTIVE
+    assert _visible(old, new)
+
+
+@cache
+def _corpus() -> list[Document]:
+    return [parse(str(p)) for p in cr_txt_files()]
+
+
+def _pairs() -> list[Alignment]:
+    docs = _corpus()
+    return [align(a, b) for a, b in zip(docs, docs[1:], strict=False)]
+
+
+@needs_cr_corpus
+def test_badge_and_word_diff_agree_on_every_consecutive_pair() -> None:
+    disagree = []
+    for al in _pairs():
+        for ch in al.changes:
+            if ch.kind not in EDITED_KINDS or len(ch.old) != 1 or len(ch.new) != 1:
+                continue
+            ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
+            n = nature_of(ra.text, rb.text, ra.norm, rb.norm, al.number_map)
+            if (n == Nature.SUBSTANTIVE) != _visible(ra.text, rb.text, al.number_map):
+                disagree.append(f"{al.old.version.label} -> {al.new.version.label} {ra.number} {n}")
+            for e in ch.examples:
+                if e.kind == "edited" and e.old is not None and e.new is not None:
+                    if (e.nature == Nature.SUBSTANTIVE) != _visible(e.old, e.new, al.number_map):
+                        disagree.append(f"{al.new.version.label} {rb.number} example {e.nature}")
+    assert disagree == []
