@@ -87,7 +87,8 @@ def test_badge_and_word_diff_agree_on_every_consecutive_pair() -> None:
             if (n == Nature.SUBSTANTIVE) != _visible(ra.text, rb.text, al.number_map):
                 disagree.append(f"{al.old.version.label} -> {al.new.version.label} {ra.number} {n}")
             for e in ch.examples:
-                if e.kind == "edited" and e.old is not None and e.new is not None:
-                    if (e.nature == Nature.SUBSTANTIVE) != _visible(e.old, e.new, al.number_map):
-                        disagree.append(f"{al.new.version.label} {rb.number} example {e.nature}")
+                if e.kind != "edited" or e.old is None or e.new is None:
+                    continue
+                if (e.nature == Nature.SUBSTANTIVE) != _visible(e.old, e.new, al.number_map):
+                    disagree.append(f"{al.new.version.label} {rb.number} example {e.nature}")
     assert disagree == []
