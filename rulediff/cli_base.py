@@ -5,6 +5,7 @@ live in cli.py and cli_archive.py)."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -48,6 +49,12 @@ def _guard(fn: F) -> F:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
+        except OSError as e:
+            # The machine, not rulediff: disk full, read-only file system, permissions.
+            if debug:
+                traceback.print_exc()
+            where = e.filename if e.filename is not None else "rulediff"
+            raise InputError(f"{where}: {e.strerror or e}") from None
         except Exception as e:  # an internal failure: say so in one line, exit 1
             if debug:
                 traceback.print_exc()
@@ -79,6 +86,12 @@ def main(ctx: click.Context, debug: bool, archive_path: str | None) -> None:
       rulediff search "mana burn"
     """
     ctx.obj = {"archive": archive_path}
+    # SIGTERM ends a command the way Ctrl-C does: the open transaction rolls back, temp files go.
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def archive_path() -> str | None:

@@ -24,6 +24,25 @@ ALIGNMENT_CACHE = 4
 RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
 
 
+def environment_error(e: sqlite3.Error) -> str:
+    """One line saying what went wrong around the archive file, for errors of the machine, not of rulediff."""
+    msg = str(e)
+    low = msg.lower()
+    if "readonly" in low or "read-only" in low:
+        return "the archive is read-only (file, folder or file system); cannot write to it"
+    if "full" in low:
+        return "no space left on the device while writing the archive; nothing was changed"
+    if "locked" in low or "busy" in low:
+        return "the archive is busy: another rulediff is writing it; try again"
+    if "disk i/o" in low:
+        return "disk I/O error while using the archive"
+    if "unable to open" in low:
+        return "cannot open the archive file (is its folder writable?)"
+    if "malformed" in low or "not a database" in low:
+        return f"the archive is damaged ({msg})"
+    return f"archive error: {msg}"
+
+
 class ArchiveBase:
     """An open connection to an archive file; see ``Archive`` for the whole API."""
 
@@ -48,6 +67,12 @@ class ArchiveBase:
     def close(self) -> None:
         self.db.close()
 
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        self.close()
+        if isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError:
+            # The machine failed us (disk full, read-only, locked): say so in one line naming the file.
+            raise ArchiveError(environment_error(exc), source=str(self.path)) from None
+
     class _Tx:
         def __init__(self, arc: ArchiveBase) -> None:
             self.arc = arc
@@ -59,8 +84,10 @@ class ArchiveBase:
             if exc_type is None:
                 self.arc.db.execute("COMMIT")
             else:
-                self.arc.db.execute("ROLLBACK")
                 self.arc._forget()
+                # A failed COMMIT or a full disk may have ended the transaction already.
+                if self.arc.db.in_transaction:
+                    self.arc.db.execute("ROLLBACK")
 
     def transaction(self) -> ArchiveBase._Tx:
         """All or nothing: an exception (or Ctrl-C) inside rolls everything back; a killed process

@@ -3,6 +3,7 @@ neighbours, carry lineages) and removing versions, each change one transaction."
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -16,11 +17,12 @@ from ..errors import ArchiveError
 from ..manifest import Entry
 from ..model import Document
 from ..parsers import parse_bytes, read_input
+from .base import environment_error
 from .codec import document_extra, rule_row, senses_json
 from .ingest import read_and_parse
 from .queries import QueryingArchive
 from .rows import AddResult, VersionRow, default_path, sort_date_of
-from .schema import inspect_file, migrate
+from .schema import check_magic, judge, migrate
 
 
 class Archive(QueryingArchive):
@@ -28,31 +30,39 @@ class Archive(QueryingArchive):
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Archive:
+        """Open (or create) the archive at ``path``. A journal left by a killed process is rolled back
+        before the file is judged; a file that is not ours is refused untouched."""
         p = Path(path) if path is not None else default_path()
         src = str(p)
         if p.is_dir():
             raise ArchiveError("is a directory; expected an archive file", source=src)
-        if p.exists() and p.stat().st_size > 0:
-            inspect_file(p)
-        elif not p.exists():
+        if p.exists():
+            if not p.is_file():
+                raise ArchiveError("is not a regular file; expected an archive file", source=src)
+            check_magic(p)
+        else:
             if not create:
                 raise ArchiveError("no archive here; create one with 'rulediff archive add FILE'", source=src)
             if not (p.parent if str(p.parent) else Path(".")).is_dir():
                 raise ArchiveError(f"folder {str(p.parent)!r} does not exist", source=src)
+        db, ours = _connect(p)
         try:
-            db = sqlite3.connect(str(p), isolation_level=None, timeout=30)
+            if not ours and not create:
+                raise ArchiveError("an empty file, not an archive yet; add a version to start one", source=src)
             db.execute("PRAGMA foreign_keys = ON")
+            _use_wal(db)
+            arc = cls(db, p)
+            migrate(db, p)
         except sqlite3.Error as e:
-            raise ArchiveError(f"cannot open the archive: {e}", source=src) from None
-        arc = cls(db, p)
-        migrate(arc.db, arc.path)
+            db.close()
+            raise ArchiveError(environment_error(e), source=src) from None
+        except BaseException:
+            db.close()
+            raise
         return arc
 
     def __enter__(self) -> Archive:
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def add(
         self,
@@ -124,7 +134,8 @@ class Archive(QueryingArchive):
         in a worker process, so parsing overlaps aligning and storing on a two-core machine."""
         out: list[AddResult] = []
         known = {sha for (sha,) in self.db.execute("SELECT sha256 FROM versions")}
-        with ProcessPoolExecutor(max_workers=1) as pool:
+        pool = ProcessPoolExecutor(max_workers=1)
+        try:
             futures = [pool.submit(read_and_parse, str(e.path), e.format, known) for e in items]
             for entry, fut in zip(items, futures, strict=True):
                 data, doc, ahead = fut.result()
@@ -144,6 +155,9 @@ class Archive(QueryingArchive):
                 out.append(res)
                 if on_added is not None:
                     on_added(entry, res)
+        finally:
+            # Stopped early (an error, Ctrl-C, SIGTERM): files not yet parsed are not waited for.
+            pool.shutdown(wait=True, cancel_futures=True)
         return out
 
     def remove(self, ref: str) -> VersionRow:
@@ -192,3 +206,38 @@ class Archive(QueryingArchive):
             "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",
             [(vid, k, g.term, g.text, g.line, senses_json(g.senses), g.norm) for k, g in enumerate(doc.glossary)],
         )
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Write-ahead logging: readers keep one snapshot while a writer works, and a killed writer leaves a log
+    the next opener replays or discards. A read-only archive keeps its mode; it is only read."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        db.execute("PRAGMA journal_mode = WAL")
+
+
+def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
+    """A connection to ``p`` and whether the file is ours (judged after any crash recovery)."""
+    src = str(p)
+    try:
+        # A plain file name, never a "file:" URI: '#', '?' and '%' in a name stay part of the name.
+        db = sqlite3.connect(src, isolation_level=None, timeout=30)
+    except sqlite3.Error as e:
+        raise ArchiveError(f"cannot open the archive: {environment_error(e)}", source=src) from None
+    try:
+        return db, judge(db, p)
+    except ArchiveError as first:
+        db.close()
+        if not p.exists():
+            raise
+        # A full disk or a read-only folder leaves no room for the log's shared index: read alone, with
+        # the index in memory (exclusive locking); on a read-only file system nobody can be writing, so
+        # read the file as it stands. Path.as_uri() escapes '#', '?' and '%'.
+        for uri, pragma in ((src, "PRAGMA locking_mode = EXCLUSIVE"), (p.resolve().as_uri() + "?immutable=1", "")):
+            db = sqlite3.connect(uri, isolation_level=None, timeout=30, uri=uri != src)
+            try:
+                if pragma:
+                    db.execute(pragma)
+                return db, judge(db, p)
+            except (ArchiveError, sqlite3.Error):
+                db.close()
+        raise first from None

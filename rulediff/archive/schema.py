@@ -1,8 +1,9 @@
 """The archive's SQLite schema: registered migrations (each run once, in its own transaction, recorded),
-and the check that refuses, without writing a byte, a file that is not a rulediff archive."""
+and the check that refuses, without writing a byte of ours, a file that is not a rulediff archive."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,6 +13,8 @@ from pathlib import Path
 from ..errors import ArchiveError
 
 APPLICATION = "rulediff-archive"
+# Our mark in the SQLite header (PRAGMA application_id): the bytes "RDif".
+APPLICATION_ID = 0x52446966
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -118,17 +121,29 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("COMMIT")
 
 
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
 def migrate(db: sqlite3.Connection, path: Path) -> None:
-    """Bring the archive's schema up to date: create the bookkeeping tables on a new file, then run
-    every registered migration it has not seen."""
-    have = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if "meta" not in have:
+    """Bring the archive's schema up to date: mark a new file as ours and create the bookkeeping tables,
+    then run every registered migration it has not seen. Each step re-reads the state inside its write
+    transaction, so two processes opening one new archive at once do the work once."""
+    if "meta" in _tables(db) and _application_id(db) != APPLICATION_ID:
+        # An archive from before the application id: stamp it when it can be written, read it anyway.
+        with contextlib.suppress(sqlite3.OperationalError), _transaction(db):
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    if "meta" not in _tables(db):
         with _transaction(db):
-            db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            db.execute("CREATE TABLE migrations(id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-            db.execute("INSERT INTO meta VALUES ('application', ?)", (APPLICATION,))
-    done = {n for (n,) in db.execute("SELECT id FROM migrations")}
+            if "meta" not in _tables(db):
+                db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                db.execute(
+                    "CREATE TABLE migrations(id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+                )
+                db.execute("INSERT INTO meta VALUES ('application', ?)", (APPLICATION,))
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     known = {n for n, _, _ in MIGRATIONS}
+    done = _applied(db)
     if done - known:
         raise ArchiveError(
             f"archive has schema migrations {sorted(done - known)} unknown to this rulediff; upgrade rulediff",
@@ -138,6 +153,8 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
         if number in done:
             continue
         with _transaction(db):
+            if number in _applied(db):
+                continue
             fn(db)
             db.execute(
                 "INSERT INTO migrations VALUES (?, ?, ?)",
@@ -145,24 +162,40 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
             )
 
 
-def inspect_file(p: Path) -> None:
-    """Refuse, without writing a byte, a file that is not SQLite or a SQLite file that is not ours."""
-    src = str(p)
+def _applied(db: sqlite3.Connection) -> set[int]:
+    return {n for (n,) in db.execute("SELECT id FROM migrations")}
+
+
+def _application_id(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA application_id").fetchone()[0])
+
+
+def check_magic(p: Path) -> None:
+    """Refuse, without opening it as a database, a non-empty file that is not SQLite at all."""
     try:
         with open(p, "rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
     except OSError as e:
-        raise ArchiveError(f"cannot read the archive: {e.strerror}", source=src) from None
-    if head != SQLITE_MAGIC:
-        raise ArchiveError("not an SQLite file, so not a rulediff archive; refusing to touch it", source=src)
+        raise ArchiveError(f"cannot read the archive: {e.strerror}", source=str(p)) from None
+    if head and head != SQLITE_MAGIC:
+        raise ArchiveError("not an SQLite file, so not a rulediff archive; refusing to touch it", source=str(p))
+
+
+def judge(db: sqlite3.Connection, p: Path) -> bool:
+    """Is this open database ours (True), or new and empty (False)? Anything else is refused before a
+    byte of ours is written. The first read also rolls back a journal (or replays a WAL) that a killed
+    process left, so the file is judged as it really is, never as a crash left it."""
     try:
-        ro = sqlite3.connect(f"file:{p.resolve()}?mode=ro", uri=True)
-        try:
-            tables = {n for (n,) in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            app = ro.execute("SELECT value FROM meta WHERE key='application'").fetchone() if "meta" in tables else None
-        finally:
-            ro.close()
-    except sqlite3.Error as e:
-        raise ArchiveError(f"unreadable SQLite file ({e}); not a rulediff archive", source=src) from None
-    if tables and (app is None or app[0] != APPLICATION):
-        raise ArchiveError("an SQLite database that is not a rulediff archive; refusing to touch it", source=src)
+        app = _application_id(db)
+        user_version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        marker = (
+            db.execute("SELECT value FROM meta WHERE key = 'application'").fetchone() if "meta" in _tables(db) else None
+        )
+    except sqlite3.DatabaseError as e:
+        raise ArchiveError(f"cannot read the archive: {e}", source=str(p)) from None
+    if app == APPLICATION_ID or (app == 0 and marker is not None and marker[0] == APPLICATION):
+        return True  # ours (archives made before the application id was set carry only the marker row)
+    if app == 0 and user_version == 0 and objects == 0:
+        return False
+    raise ArchiveError("an SQLite database that is not a rulediff archive; refusing to touch it", source=str(p))
