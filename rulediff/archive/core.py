@@ -19,13 +19,13 @@ from ..model import Document
 from ..parsers import parse_bytes, read_input
 from .base import environment_error
 from .codec import document_extra, rule_row, senses_json
+from .identifying import IdentifyingArchive
 from .ingest import read_and_parse
-from .queries import QueryingArchive
 from .rows import AddResult, VersionRow, default_path, sort_date_of
 from .schema import check_magic, judge, migrate
 
 
-class Archive(QueryingArchive):
+class Archive(IdentifyingArchive):
     """An open archive. Use ``with Archive.open(path) as arc:``; every change is one transaction."""
 
     @classmethod

@@ -1,0 +1,228 @@
+"""`rulediff identify`: which archived release a dump's text is from, against an archive of real releases (the
+seeds' twins and their neighbours only, built once per session), through the library and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulediff.archive import Archive
+from rulediff.cli import main
+from rulediff.identify import Identification, identify, scope_ranges, summarize
+from rulediff.manifest import Entry
+from rulediff.model import Coverage, Document, Rule, VersionInfo
+from rulediff.numbering import RuleNumber
+from rulediff.parsers import parse_file
+from rulediff.textdiff import Op, Piece
+
+from .conftest import CORPUS, cr_file, needs_cr_corpus
+
+# The release each seed was taken from, the releases whose text is the same inside its coverage, and
+# the neighbours that must lose to them. The 2011 blog is dated 2011-03-30 but reads "EDH" and "general"
+# where 2011-02-04 says "Commander": its text is 2010-10-01's.
+SEEDS = {
+    "000_67b17b6c7d536d12.txt": ("2022-06-10", ["2022-06-10"]),
+    "001_6371d5d2d2027b19.txt": ("2011-06-17", ["2011-06-17", "2011-07-15"]),
+    "002_a6604bb320e98856.txt": ("2024-03-08", ["2024-03-08", "2024-04-12", "2024-06-07"]),
+    "003_8b50984e948ebee1.txt": ("2010-10-01", ["2010-10-01"]),
+    "004_009a5df1986052e3.txt": ("2017-07-08", ["2017-07-08", "2017-08-25"]),
+}
+NEIGHBOURS = ["2022-07-08", "2011-09-30", "2024-07-30", "2011-02-04", "2017-06-05"]
+RELEASES = sorted({d for _, same in SEEDS.values() for d in same} | set(NEIGHBOURS))
+
+
+@pytest.fixture(scope="session")
+def official(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An archive of the official releases these tests need (not all 136: the suite stays fast)."""
+    if not cr_file(RELEASES[0]).is_file():
+        pytest.skip("official release corpus not found (../shared/cr-corpus)")
+    path = tmp_path_factory.mktemp("identify") / "official.sqlite"
+    with Archive.open(path) as arc:
+        arc.add_many([Entry(cr_file(d)) for d in RELEASES])
+    return path
+
+
+def _identify(archive: Path, file: Path) -> Identification:
+    with Archive.open(archive, create=False) as arc:
+        return identify(arc, parse_file(str(file)), str(file))
+
+
+@needs_cr_corpus
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_each_seed_identifies_as_the_release_it_was_taken_from(official: Path, seed: str) -> None:
+    source, same = SEEDS[seed]
+    ident = _identify(official, CORPUS / seed)
+    assert ident.best.version.label == source, ident.verdict
+    assert sorted(c.version.label for c in ident.tied) == same, ident.verdict
+    for loser in ident.candidates[len(ident.tied) :]:
+        assert loser.key() > ident.best.key()
+    head = ident.verdict.split(";")[0]
+    assert head.startswith("tie:") == (len(same) > 1) and source in head, ident.verdict
+    assert ident.next_release is not None
+
+
+@needs_cr_corpus
+@pytest.mark.parametrize("seed", ["000_67b17b6c7d536d12.txt", "002_a6604bb320e98856.txt"])
+def test_a_seed_taken_whole_from_a_release_reads_identical_there(official: Path, seed: str) -> None:
+    best = _identify(official, CORPUS / seed).best
+    assert best.substantive == best.missing == best.extra == 0
+    assert best.score == 1.0
+
+
+@needs_cr_corpus
+def test_the_blog_verdict_names_what_the_next_release_changed(official: Path) -> None:
+    ident = _identify(official, CORPUS / "003_8b50984e948ebee1.txt")
+    assert ident.next_release is not None and ident.next_release.version.label == "2011-02-04"
+    assert any("EDH" in c and "Commander" in c for c in ident.next_changes), ident.next_changes
+    assert "the next release, 2011-02-04, differs in" in ident.verdict
+
+
+@needs_cr_corpus
+def test_the_keyword_page_is_judged_by_its_keywords_and_how_they_read(official: Path) -> None:
+    ident = _identify(official, CORPUS / "004_009a5df1986052e3.txt")
+    # 2017-06-05 lacks Afflict (Hour of Devastation, 2017-07-08): the page names a keyword it does not have.
+    older = next(c for c in ident.candidates if c.version.label == "2017-06-05")
+    assert older.extra >= 1 and older.key() > ident.best.key()
+    # The page says "last updated 2017-08-02": of the tied releases, 2017-07-08 was in force then.
+    assert "in force on the dump's date 2017-08-02: 2017-07-08" in ident.verdict
+    assert {d.release_number for d in ident.differences} <= {
+        str(r.number) for r in Archive.open(official, create=False).document("2017-07-08").rules
+    }
+
+
+@needs_cr_corpus
+def test_an_official_release_identifies_itself_with_a_perfect_score(official: Path) -> None:
+    ident = _identify(official, cr_file("2022-06-10"))
+    best = ident.best
+    assert best.version.label == "2022-06-10" and best.score == 1.0
+    assert best.identical == best.compared and best.compared > 2500
+    assert ident.differences == [] and ident.tied == [best]
+
+
+@needs_cr_corpus
+def test_a_mutated_copy_identifies_its_source_with_the_mutations_listed(official: Path, tmp_path: Path) -> None:
+    out = []
+    for line in cr_file("2022-06-10").read_bytes().decode("utf-8-sig").splitlines(keepends=True):
+        if line.startswith("702.15b "):
+            line = line.replace("controller", "controller twice", 1)  # an edit
+        elif line.startswith("702.15d "):
+            continue  # a deletion
+        elif line.startswith("702.15f "):
+            out.append("702.15g This rule was never published.\r")  # an insertion
+        out.append(line)
+    text = "".join(out)
+    mutant = tmp_path / "mutant.txt"
+    mutant.write_text(text, encoding="utf-8")
+    ident = _identify(official, mutant)
+    best = ident.best
+    assert best.version.label == "2022-06-10", ident.verdict
+    assert (best.substantive, best.missing, best.extra) == (1, 1, 1), ident.verdict
+    got = {(d.kind, d.release_number, d.dump_number) for d in ident.differences}
+    assert got == {("substantive", "702.15b", "702.15b"), ("missing", "702.15d", None), ("extra", None, "702.15g")}
+    diff = next(d for d in ident.differences if d.release_number == "702.15b").diff
+    assert [p.text.strip() for p in diff if p.op == Op.INSERT] == ["twice"]
+    assert ident.verdict.startswith("closest to 2022-06-10"), ident.verdict
+
+
+def test_without_official_releases_identify_says_what_it_needs(tmp_path: Path) -> None:
+    missing = tmp_path / "none.sqlite"
+    r = CliRunner().invoke(main, ["identify", str(CORPUS / "000_67b17b6c7d536d12.txt"), "--archive", str(missing)])
+    assert r.exit_code == 2
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "needs an archive of official releases" in lines[0], r.output
+    assert lines[0].startswith("rulediff: error: ") and not missing.exists()
+    # An archive of partial dumps only cannot explain a dump either.
+    seeds = tmp_path / "seeds.sqlite"
+    with Archive.open(seeds) as arc:
+        arc.add_file(CORPUS / "003_8b50984e948ebee1.txt")
+    r = CliRunner().invoke(main, ["identify", str(CORPUS / "000_67b17b6c7d536d12.txt"), "--archive", str(seeds)])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+    assert "official releases" in r.output
+
+
+@needs_cr_corpus
+def test_cli_text_and_json(official: Path) -> None:
+    seed = str(CORPUS / "003_8b50984e948ebee1.txt")
+    r = CliRunner().invoke(main, ["identify", seed, "--archive", str(official), "--top", "2"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("verdict:  ") and "2010-10-01 (" in r.output.splitlines()[0]
+    ranks = [ln for ln in r.output.splitlines() if ln[:1].isdigit()]
+    assert len(ranks) == 2 and "2010-10-01" in ranks[0]
+    r = CliRunner().invoke(main, ["identify", seed, "--archive", str(official), "--format", "json", "--top", "3"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert {"file", "coverage", "candidates", "verdict"} <= set(out) and out["schema"] == "rulediff.identify/1"
+    assert len(out["candidates"]) == 3 and out["candidates"][0]["label"] == "2010-10-01"
+    assert set(out["candidates"][0]) == {
+        "label",
+        "effective_date",
+        "score",
+        "compared",
+        "identical",
+        "typography_only",
+        "substantive",
+        "missing",
+        "extra",
+    }
+    scores = [c["score"] for c in out["candidates"]]
+    assert scores == sorted(scores, reverse=True)
+    again = CliRunner().invoke(main, ["identify", seed, "--archive", str(official), "--format", "json", "--top", "3"])
+    assert again.output == r.output  # deterministic
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("nothing like rules here\n", encoding="utf-8")
+    arc = tmp_path / "a.sqlite"
+    with Archive.open(arc) as a:
+        a.add_file(CORPUS / "000_67b17b6c7d536d12.txt")
+    r = CliRunner().invoke(main, ["identify", str(junk), "--archive", str(arc)])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "junk.txt" in r.output
+
+
+def _doc(rules: list[Rule], coverage: Coverage) -> Document:
+    return Document(VersionInfo("t", None, "t", "markdown", "0"), tuple(rules), coverage=coverage)
+
+
+@pytest.mark.parametrize(
+    ("coverage", "want"),
+    [
+        (Coverage(complete=True), None),
+        (Coverage(sections=(7,)), [("7", "7~")]),
+        (Coverage(headings=(702,)), [("702", "702.~")]),
+        (Coverage(interval=("701.42b", "702.10")), [("701.42b", "702.10")]),
+        (Coverage(sections=(6,), headings=(702,)), [("6", "6~"), ("702", "702.~")]),
+    ],
+)
+def test_scope_ranges(coverage: Coverage, want: list[tuple[str, str]] | None) -> None:
+    doc = _doc([Rule.make(RuleNumber.parse("702.1"), "x", 1)], coverage)
+    assert scope_ranges(doc) == want
+    if want:
+        lo, hi = want[-1]
+        assert lo <= "702.15b" <= hi or lo <= "701.5" <= hi
+
+
+def test_keyword_summaries_are_looked_for_where_their_kind_lives() -> None:
+    rules = [
+        Rule.make(None, "Flying is an evasion ability.", 1, title="Flying", category="keyword ability"),
+        Rule.make(None, "To scry N, look at ...", 2, title="Scry", category="keyword action"),
+    ]
+    assert scope_ranges(_doc(rules, Coverage(titles=("Flying", "Scry")))) == [("701", "701.~"), ("702", "702.~")]
+
+
+def test_summarize_reads_from_the_dump_to_the_release() -> None:
+    from rulediff.identify import Difference
+
+    d = Difference(
+        "substantive",
+        "903.3",
+        "903.3",
+        None,
+        1,
+        (Piece(Op.EQUAL, "an "), Piece(Op.DELETE, "Commander"), Piece(Op.INSERT, "EDH"), Piece(Op.EQUAL, " game")),
+    )
+    m = Difference("missing", "702.150", None, "Compleated", None, (Piece(Op.DELETE, "Compleated"),))
+    assert summarize([d, d, m]) == ["EDH \u2192 Commander", "+702.150 Compleated"]
