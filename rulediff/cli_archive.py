@@ -18,6 +18,7 @@ from .history import show as rule_show
 from .manifest import Entry, entries, shipped_corpus
 from .scope import subtree
 from .site import build_site
+from .sitewriter import prepare_folder
 from .templating import environment
 from .terms import search_glossary, term_history
 from .timeline import Stretch, marked_lines
@@ -340,9 +341,10 @@ def search(phrase: str, as_json: bool) -> None:
 @main.command()
 @click.argument("sources", nargs=-1, type=click.Path(path_type=str))
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
+@click.option("--force", is_flag=True, help="Write into OUTPUT even if it holds files that are not a rulediff site.")
 @archive_option
 @_guard
-def report(sources: tuple[str, ...], output: str) -> None:
+def report(sources: tuple[str, ...], output: str, force: bool) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
     empty), then write an index, one diff page per consecutive pair, one history page per rule and an
     offline search page into OUTPUT. Rebuilds only rewrite what changed.
@@ -355,6 +357,7 @@ def report(sources: tuple[str, ...], output: str) -> None:
     for p in sources:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)
+    prepare_folder(Path(output), force=force)  # before any archiving: a wrong -o fails at once
     with _open() as arc:
         items = entries(list(sources)) if sources else []
         if not items and not arc.versions():
@@ -373,7 +376,7 @@ def report(sources: tuple[str, ...], output: str) -> None:
             if done >= total:
                 bar.__exit__(None, None, None)
 
-        stats = build_site(arc, output, progress=progress)
+        stats = build_site(arc, output, progress=progress, force=force)
     click.echo(
         f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
         f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"

@@ -17,7 +17,9 @@ def check_target(path: str | os.PathLike[str], force: bool) -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise OutputError(f"folder {str(parent)!r} does not exist", source=str(p))
-    if p.exists() and not force:
+    if p.exists() and not p.is_symlink() and not p.is_file():
+        raise OutputError("is a device, FIFO or socket, not a file; refusing to replace it", source=str(p))
+    if (p.exists() or p.is_symlink()) and not force:
         raise OutputError("already exists; use --force to replace it", source=str(p))
     return p
 
@@ -33,7 +35,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
             fh.flush()
             os.fsync(fh.fileno())
         # mkstemp makes the file private; give it the mode a plain open() would have.
-        os.chmod(tmp, p.stat().st_mode & 0o777 if p.exists() else 0o666 & ~_umask())
+        os.chmod(tmp, p.stat().st_mode & 0o777 if p.is_file() else file_mode())
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -41,7 +43,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     return p
 
 
-def _umask() -> int:
+def file_mode() -> int:
+    """The mode a plain open() would give a new file (0o666 less the umask)."""
     current = os.umask(0)
     os.umask(current)
-    return current
+    return 0o666 & ~current

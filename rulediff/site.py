@@ -16,14 +16,13 @@ from typing import Any
 from . import __version__
 from .archive import Archive, VersionRow
 from .changes import reader_changes
-from .errors import OutputError
 from .numbering import RuleNumber
 from .report import to_html
+from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 from .textdiff import word_diff
 
 Progress = Callable[[str, int, int], None]
-STAMP = ".rulediff-site.json"
 
 
 def slug(label: str) -> str:
@@ -41,71 +40,13 @@ class Page:
     summary: dict[str, int]
 
 
-def write_if_changed(root: Path, rel: str, text: str) -> bool:
-    """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``."""
-    target = (root / rel).resolve()
-    if root.resolve() not in target.parents:
-        raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    data = text.encode("utf-8")
-    if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
-        return False
-    tmp = target.with_name(f".{target.name}.part")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
-    return True
-
-
-class SiteWriter:
-    """Writes files under ``root`` only when their bytes change, and remembers what each page was built
-    from, so a rebuild after adding one release renders only what that release touches."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.written = 0
-        self.skipped = 0
-        stamp = root / STAMP
-        self.stamps: dict[str, str] = json.loads(stamp.read_text("utf-8")) if stamp.is_file() else {}
-        self.seen: set[str] = set()
-
-    def fresh(self, rel: str, key: str) -> bool:
-        """Is ``rel`` already built from exactly ``key``?"""
-        self.seen.add(rel)
-        return self.stamps.get(rel) == key and (self.root / rel).is_file()
-
-    def write(self, rel: str, text: str, key: str | None = None) -> None:
-        self.seen.add(rel)
-        if write_if_changed(self.root, rel, text):
-            self.written += 1
-        else:
-            self.skipped += 1
-        if key is not None:
-            self.stamps[rel] = key
-
-    def record(self, rel: str, key: str, wrote: bool) -> None:
-        """A page another process wrote."""
-        self.seen.add(rel)
-        self.stamps[rel] = key
-        if wrote:
-            self.written += 1
-        else:
-            self.skipped += 1
-
-    def finish(self) -> None:
-        for rel in sorted(set(self.stamps) - self.seen):
-            (self.root / rel).unlink(missing_ok=True)
-            del self.stamps[rel]
-        self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
-
-
-def build_site(arc: Archive, out: str | os.PathLike[str], progress: Progress | None = None) -> dict[str, int]:
-    """Write the whole site for ``arc`` into ``out``; returns counts of what was written."""
+def build_site(
+    arc: Archive, out: str | os.PathLike[str], progress: Progress | None = None, *, force: bool = False
+) -> dict[str, int]:
+    """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
+    returns counts of what was written."""
     root = Path(out)
-    if root.exists() and not root.is_dir():
-        raise OutputError("exists and is not a folder", source=str(root))
-    if not (root.parent if str(root.parent) else Path(".")).is_dir():
-        raise OutputError(f"folder {str(root.parent)!r} does not exist", source=str(root))
-    root.mkdir(exist_ok=True)
+    prepare_folder(root, force=force)
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)

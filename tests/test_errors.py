@@ -69,6 +69,29 @@ def _internal_failure(tmp: Path) -> list[str]:
     return ["diff", str(MD), str(MD), "-o", str(tmp / "never.html")]
 
 
+def _sqlite(tmp: Path, name: str, statement: str) -> str:
+    import sqlite3
+
+    db = sqlite3.connect(tmp / name)
+    db.execute(statement)
+    db.commit()
+    db.close()
+    return str(tmp / name)
+
+
+def _fifo_output(tmp: Path) -> list[str]:
+    import os
+
+    os.mkfifo(tmp / "pipe.html")
+    return ["diff", str(MD), str(MD), "-o", str(tmp / "pipe.html"), "--force"]
+
+
+def _report_into_users_folder(tmp: Path) -> list[str]:
+    (tmp / "mine").mkdir()
+    (tmp / "mine" / "thesis.tex").write_text("keep me")
+    return ["--archive", str(tmp / "a.sqlite"), "report", str(MD), "-o", str(tmp / "mine")]
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -150,6 +173,33 @@ CASES = [
         2,
         "not an SQLite file",
     ),
+    Case(
+        "a foreign SQLite file named with '#'",
+        lambda t: ["--archive", _sqlite(t, "foreign#1.db", "CREATE TABLE t(x)"), "archive", "add", str(MD)],
+        2,
+        "not a rulediff archive",
+        "foreign#1.db:",
+    ),
+    Case(
+        "a foreign SQLite file named with '?'",
+        lambda t: ["--archive", _sqlite(t, "foreign?x=1.db", "CREATE TABLE t(x)"), "archive", "add", str(MD)],
+        2,
+        "not a rulediff archive",
+    ),
+    Case(
+        "an SQLite file with only a view",
+        lambda t: ["--archive", _sqlite(t, "view.db", "CREATE VIEW v AS SELECT 1"), "archive", "add", str(MD)],
+        2,
+        "not a rulediff archive",
+    ),
+    Case(
+        "an SQLite file with only user_version set",
+        lambda t: ["--archive", _sqlite(t, "uv.db", "PRAGMA user_version = 3"), "archive", "add", str(MD)],
+        2,
+        "not a rulediff archive",
+    ),
+    Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
+    Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
 ]
 
 

@@ -1,0 +1,169 @@
+"""Writing the static site into its folder and nowhere else: paths checked to stay inside, files replaced
+atomically through unique temp files (never through a symlink, never over a device or a FIFO), and a stamp
+of what each page was built from, so a rebuild rewrites only what changed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from .errors import OutputError
+from .output import file_mode
+
+STAMP = ".rulediff-site.json"
+
+
+def safe_relative(rel: object) -> str | None:
+    """``rel`` as a path inside the site ("diff/a--b.html"), or None when it could lead outside it: absolute,
+    '..', backslashes, drive letters, empty parts, control characters."""
+    if not isinstance(rel, str) or not rel or len(rel) > 255:
+        return None
+    if "\\" in rel or ":" in rel or any(ord(c) < 32 for c in rel):
+        return None
+    parts = PurePosixPath(rel).parts
+    if rel.startswith("/") or not parts or any(p in ("..", ".", "") for p in parts):
+        return None
+    return "/".join(parts) if "/".join(parts) == rel else None
+
+
+def _inside(root: Path, rel: str) -> Path:
+    """The path of ``rel`` under ``root``, after checking that no folder on the way is a symlink or leads out."""
+    clean = safe_relative(rel)
+    if clean is None:
+        raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
+    real_root = root.resolve()
+    folder = root
+    for part in PurePosixPath(clean).parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise OutputError(
+                f"{part!r} is not a plain folder of the site; refusing to write through it", source=str(folder)
+            )
+        folder.mkdir(exist_ok=True)
+    if folder.resolve() != real_root and real_root not in folder.resolve().parents:
+        raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
+    return folder / PurePosixPath(clean).name
+
+
+def _existing_kind(target: Path) -> str | None:
+    """None (absent), "file", "symlink", or what else stands there."""
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return "symlink"
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    return "folder" if stat.S_ISDIR(st.st_mode) else "special file"
+
+
+def write_if_changed(root: Path, rel: str, text: str) -> bool:
+    """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
+    at the name is replaced, not followed; a folder, device, FIFO or socket there is an error."""
+    target = _inside(root, rel)
+    data = text.encode("utf-8")
+    kind = _existing_kind(target)
+    if kind in ("folder", "special file"):
+        raise OutputError(f"a {kind} stands where the site has a page; refusing to replace it", source=str(target))
+    if kind == "file" and target.stat().st_size == len(data) and target.read_bytes() == data:
+        return False
+    # A fresh name per writer (O_EXCL): two builds into one folder never share a temp file, and a planted
+    # file or symlink at a guessable name is never written through.
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, file_mode())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def is_site(root: Path) -> bool:
+    return (root / STAMP).is_file() and not (root / STAMP).is_symlink()
+
+
+def prepare_folder(root: Path, *, force: bool = False) -> None:
+    """Make ``root`` ready for a site: created if absent; an existing folder must be empty or a rulediff
+    site (one with our stamp) unless ``force``; never a symlink to elsewhere or a file."""
+    if root.is_symlink() and not root.is_dir():
+        raise OutputError("is a dangling symlink; expected a folder", source=str(root))
+    if root.exists() and not root.is_dir():
+        raise OutputError("exists and is not a folder", source=str(root))
+    parent = root.parent if str(root.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"folder {str(parent)!r} does not exist", source=str(root))
+    try:
+        root.mkdir(exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create the folder: {e.strerror}", source=str(root)) from None
+    if not force and not is_site(root) and any(root.iterdir()):
+        raise OutputError(
+            "a folder with other files, not a rulediff site; choose an empty folder or use --force", source=str(root)
+        )
+
+
+class SiteWriter:
+    """Writes files under ``root`` only when their bytes change, and remembers what each page was built
+    from, so a rebuild after adding one release renders only what that release touches. Only files this
+    writer (or an earlier build) recorded are ever removed, and only plain files inside the folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.written = 0
+        self.skipped = 0
+        self.stamps: dict[str, str] = self._read_stamps()
+        self.seen: set[str] = set()
+
+    def _read_stamps(self) -> dict[str, str]:
+        stamp = self.root / STAMP
+        if not is_site(self.root):
+            return {}
+        try:
+            data = json.loads(stamp.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return {}  # a damaged stamp only costs a full rebuild
+        if not isinstance(data, dict):
+            return {}
+        return {k: v for k, v in data.items() if safe_relative(k) == k and k != STAMP and isinstance(v, str)}
+
+    def fresh(self, rel: str, key: str) -> bool:
+        """Is ``rel`` already built from exactly ``key``?"""
+        self.seen.add(rel)
+        return self.stamps.get(rel) == key and _existing_kind(self.root / rel) == "file"
+
+    def write(self, rel: str, text: str, key: str | None = None) -> None:
+        self.seen.add(rel)
+        if write_if_changed(self.root, rel, text):
+            self.written += 1
+        else:
+            self.skipped += 1
+        if key is not None:
+            self.stamps[rel] = key
+
+    def record(self, rel: str, key: str, wrote: bool) -> None:
+        """A page another process wrote."""
+        self.seen.add(rel)
+        self.stamps[rel] = key
+        if wrote:
+            self.written += 1
+        else:
+            self.skipped += 1
+
+    def finish(self) -> None:
+        """Remove pages an earlier build wrote that this one did not, then save the stamp."""
+        for rel in sorted(set(self.stamps) - self.seen):
+            with contextlib.suppress(OutputError):
+                target = _inside(self.root, rel)
+                if _existing_kind(target) in ("file", "symlink"):
+                    target.unlink()
+            del self.stamps[rel]
+        self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")

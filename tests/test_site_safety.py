@@ -1,0 +1,116 @@
+"""The site writer touches nothing outside its folder: planted stamp entries, symlinks at page names or on
+the way to them, special files, a folder of someone else's files, two builds at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulediff.archive import Archive
+from rulediff.cli import main
+from rulediff.errors import OutputError
+from rulediff.sitewriter import STAMP, SiteWriter, prepare_folder, safe_relative, write_if_changed
+
+from .conftest import FIXTURES
+
+OFFICIAL = FIXTURES / "parsers" / "official-text"
+SMALL = [OFFICIAL / n / "input.txt" for n in ("cr-only", "lf-only", "curly-quotes-utf8")]
+
+
+@pytest.fixture()
+def layout(tmp_path: Path) -> tuple[Path, Path]:
+    """A site folder and, beside it, a folder of files that must never change."""
+    site, outside = tmp_path / "site", tmp_path / "outside"
+    site.mkdir()
+    outside.mkdir()
+    (outside / "x").write_text("keep me")
+    (outside / "page.html").write_text("keep me too")
+    return site, outside
+
+
+def _untouched(outside: Path) -> None:
+    assert sorted(p.name for p in outside.iterdir()) == ["page.html", "x"]
+    assert (outside / "x").read_text() == "keep me" and (outside / "page.html").read_text() == "keep me too"
+
+
+@pytest.mark.parametrize("entry", ["../outside/x", "OUTSIDE_ABS", "a/../../outside/x", "..\\outside\\x", "./../x"])
+def test_planted_stamp_entries_delete_nothing_outside(layout: tuple[Path, Path], entry: str) -> None:
+    site, outside = layout
+    entry = str(outside / "x") if entry == "OUTSIDE_ABS" else entry
+    (site / STAMP).write_text(json.dumps({entry: "k", "old.html": "k"}))
+    (site / "old.html").write_text("a page of an earlier build")
+    w = SiteWriter(site)
+    w.write("index.html", "<p>new</p>")
+    w.finish()
+    _untouched(outside)
+    assert not (site / "old.html").exists()  # a page of ours that is gone is still removed
+    assert json.loads((site / STAMP).read_text()) == {}
+
+
+def test_a_symlink_at_a_page_name_is_replaced_not_written_through(layout: tuple[Path, Path]) -> None:
+    site, outside = layout
+    (site / "page.html").symlink_to(outside / "page.html")
+    (site / ".page.html.part").symlink_to(outside / "x")  # the temp name an older writer used
+    assert write_if_changed(site, "page.html", "<p>ours</p>")
+    _untouched(outside)
+    assert not (site / "page.html").is_symlink() and (site / "page.html").read_text() == "<p>ours</p>"
+
+
+def test_a_symlinked_folder_on_the_way_is_refused(layout: tuple[Path, Path]) -> None:
+    site, outside = layout
+    (site / "diff").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(OutputError, match="not a plain folder"):
+        write_if_changed(site, "diff/page.html", "<p>ours</p>")
+    _untouched(outside)
+
+
+def test_special_files_are_never_replaced(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    os.mkfifo(site / "index.html")
+    with pytest.raises(OutputError, match="special file"):
+        write_if_changed(site, "index.html", "<p>ours</p>")
+    assert (site / "index.html").is_fifo()
+
+
+def test_a_folder_of_other_files_is_refused_without_force(layout: tuple[Path, Path]) -> None:
+    _, outside = layout
+    with pytest.raises(OutputError, match="not a rulediff site"):
+        prepare_folder(outside)
+    prepare_folder(outside, force=True)
+    _untouched(outside)
+
+
+def test_report_into_a_folder_of_the_users_files(layout: tuple[Path, Path], tmp_path: Path) -> None:
+    _, outside = layout
+    archive = tmp_path / "a.sqlite"
+    with Archive.open(archive) as arc:
+        for f in SMALL:
+            arc.add_file(f)
+    runner = CliRunner()
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(outside)])
+    assert out.exit_code == 2 and "use --force" in out.output
+    _untouched(outside)
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(outside), "--force"])
+    assert out.exit_code == 0, out.output
+    assert (outside / "index.html").is_file() and (outside / "x").read_text() == "keep me"
+    # Rebuilding the site later never removes the user's files either.
+    shutil.rmtree(outside / "rules")
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(outside)])
+    assert out.exit_code == 0, out.output
+    assert (outside / "x").read_text() == "keep me"
+
+
+@given(st.text(max_size=40))
+def test_safe_relative_never_lets_a_path_out(rel: str) -> None:
+    clean = safe_relative(rel)
+    if clean is not None:
+        parts = clean.split("/")
+        assert not clean.startswith("/") and ".." not in parts and "" not in parts and "\\" not in clean
