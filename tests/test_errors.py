@@ -46,7 +46,7 @@ def _out_of_order(tmp: Path) -> list[str]:
 def _big_repeated(tmp: Path) -> list[str]:
     head = _release_text().split("100.1.")[0]
     rule = "100.1. These Magic rules apply to any Magic game with two or more players.\n\n"
-    body = rule * ((50 * 1024 * 1024) // len(rule))
+    body = rule * ((30 * 1024 * 1024) // len(rule))  # under the input cap: the parser's own guard answers
     return ["parse", _write(tmp, "big.txt", (head + body + "Glossary\n\nA\nB.\n\nCredits\n\nC\n").encode())]
 
 
@@ -84,6 +84,21 @@ def _fifo_output(tmp: Path) -> list[str]:
 
     os.mkfifo(tmp / "pipe.html")
     return ["diff", str(MD), str(MD), "-o", str(tmp / "pipe.html"), "--force"]
+
+
+def _fifo_without_writer(tmp: Path) -> list[str]:
+    import os
+
+    os.mkfifo(tmp / "waiting.txt")
+    return ["parse", str(tmp / "waiting.txt")]
+
+
+def _over_the_cap(tmp: Path) -> list[str]:
+    from rulediff.inputs import MAX_BYTES
+
+    with open(tmp / "huge.txt", "wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: costs no disk
+    return ["parse", str(tmp / "huge.txt")]
 
 
 def _report_into_users_folder(tmp: Path) -> list[str]:
@@ -147,7 +162,7 @@ CASES = [
     ),
     Case("two rules with one number", _two_rules_same_number, 3, "duplicate rule number 100.1", "dup.txt:"),
     Case("rules out of order", _out_of_order, 3, "out of order", "order.txt:"),
-    Case("50 MB of one rule repeated", _big_repeated, 2, "appears more than 50 times", "big.txt:"),
+    Case("30 MB of one rule repeated", _big_repeated, 2, "appears more than 50 times", "big.txt:"),
     Case("path that does not exist", lambda t: ["parse", str(t / "nope.txt")], 2, "no such file", "nope.txt:"),
     Case("directory instead of a file", lambda t: ["parse", str(t)], 2, "is a directory"),
     Case(
@@ -198,6 +213,9 @@ CASES = [
         2,
         "not a rulediff archive",
     ),
+    Case("an endless device (/dev/zero)", lambda t: ["parse", "/dev/zero"], 2, "goes on past", "/dev/zero:"),
+    Case("a FIFO nobody writes to", _fifo_without_writer, 2, "file is empty", "waiting.txt:"),
+    Case("a file over the input cap", _over_the_cap, 2, "refusing inputs over", "huge.txt:"),
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
 ]

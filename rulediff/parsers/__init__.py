@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from pathlib import Path
 
 from ..errors import FormatError, ParseError
+from ..inputs import MAX_BYTES, read_input
 from ..lint import lint as run_lint
 from ..model import Document
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
@@ -30,7 +30,6 @@ FORMATS: dict[str, Format] = {
     )
 }
 
-MAX_BYTES = 200 * 1024 * 1024
 CERTAIN = 0.95
 
 
@@ -85,25 +84,9 @@ def with_lint(doc: Document) -> Document:
     return dataclasses.replace(doc, warnings=tuple(merged))
 
 
-def read_input(path: str | os.PathLike[str]) -> bytes:
-    p = Path(path)
-    src = str(path)
-    if not p.exists():
-        raise ParseError("no such file", source=src)
-    if p.is_dir():
-        raise ParseError("is a directory; expected a file", source=src)
-    size = p.stat().st_size
-    if size > MAX_BYTES:
-        raise ParseError(f"file is {size} bytes; refusing inputs over {MAX_BYTES} bytes", source=src)
-    try:
-        return p.read_bytes()
-    except OSError as e:
-        raise ParseError(f"cannot read file: {e.strerror}", source=src) from None
-
-
 def parse_file(path: str | os.PathLike[str], format: str | None = None, *, lint: bool = False) -> Document:
     """Read and parse one file; the format is detected from content unless given."""
     return parse_bytes(read_input(path), str(path), format, lint=lint)
 
 
-__all__ = ["FORMATS", "Format", "detect", "parse_bytes", "parse_file", "read_input"]
+__all__ = ["FORMATS", "MAX_BYTES", "Format", "detect", "parse_bytes", "parse_file", "read_input"]
