@@ -33,25 +33,39 @@ _KIND_BY_LEVEL = {
 }
 
 
-def _digest(*parts: str) -> str:
-    h = hashlib.blake2b(digest_size=12)
-    for p in parts:
-        h.update(p.encode("utf-8", "surrogatepass"))
-        h.update(b"\x00")
-    return h.hexdigest()
+def _hash_parts(*parts: str) -> str:
+    # One encode and one update of the NUL-terminated parts: the same bytes, hence the same digest, as
+    # feeding them part by part.
+    joined = "\x00".join(parts) + "\x00"
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+# Comparison forms and digests are derived from the raw text and computed on first use, then kept
+# (object.__setattr__ on a cache field, which equality and hashing ignore): parsing a release does
+# not pay for normalising thousands of texts that a diff may never compare -- most texts of a pair
+# are equal as raw text, which needs no comparison form at all.
 
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """One "Example:" paragraph, attached to the rule it illustrates. ``text`` is raw."""
+    """One "Example:" paragraph, attached to the rule it illustrates. ``text`` is raw; ``norm`` is its
+    comparison form (given, or computed on first use)."""
 
     text: str
     line: int
-    norm: str = ""
+    norm_cache: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def make(cls, text: str, line: int) -> Example:
-        return cls(text, line, normalize(text))
+        return cls(text, line)
+
+    @property
+    def norm(self) -> str:
+        n = self.norm_cache
+        if n is None:
+            n = normalize(self.text)
+            object.__setattr__(self, "norm_cache", n)
+        return n
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +73,9 @@ class Rule:
     """A node of the rule tree: a section, heading, rule or subrule (or an unnumbered keyword entry).
 
     ``text`` is the raw text after the number (for "702.15. Lifelink" it is "Lifelink", which is
-    also the ``title``); ``norm`` is its comparison form; ``digest`` hashes norm and examples, so two
-    nodes with equal digests need no further diffing.
+    also the ``title``); ``norm`` is its comparison form; ``digest`` hashes norm, examples and notes,
+    so two nodes with equal digests need no further diffing. Both are computed on first use unless
+    given (the archive stores them).
     """
 
     number: RuleNumber | None
@@ -68,8 +83,8 @@ class Rule:
     line: int
     title: str | None = None
     examples: tuple[Example, ...] = ()
-    norm: str = ""
-    digest: str = ""
+    norm_cache: str | None = field(default=None, compare=False, repr=False)
+    digest_cache: str | None = field(default=None, compare=False, repr=False)
     category: str | None = None
     notes: tuple[str, ...] = ()
     anchor: str | None = None
@@ -87,11 +102,36 @@ class Rule:
         notes: Iterable[str] = (),
         anchor: str | None = None,
     ) -> Rule:
-        ex = tuple(examples)
-        nt = tuple(notes)
-        norm = normalize(text)
-        digest = _digest(norm, *(e.norm for e in ex), *(normalize(n) for n in nt))
-        return cls(number, text, line, title, ex, norm, digest, category, nt, anchor)
+        return cls(number, text, line, title, tuple(examples), None, None, category, tuple(notes), anchor)
+
+    @property
+    def norm(self) -> str:
+        n = self.norm_cache
+        if n is None:
+            n = normalize(self.text)
+            object.__setattr__(self, "norm_cache", n)
+        return n
+
+    @property
+    def digest(self) -> str:
+        d = self.digest_cache
+        if d is None:
+            if self.examples or self.notes:
+                d = _hash_parts(self.norm, *(e.norm for e in self.examples), *(normalize(n) for n in self.notes))
+            else:
+                d = _hash_parts(self.norm)
+            object.__setattr__(self, "digest_cache", d)
+        return d
+
+    def same_text(self, other: Rule) -> bool:
+        """Equal raw text, examples and notes: then norm and digest are equal too, without computing
+        either (the cheap first test of every comparison; most rules of a pair pass it)."""
+        return (
+            self.text == other.text
+            and self.notes == other.notes
+            and len(self.examples) == len(other.examples)
+            and all(a.text == b.text for a, b in zip(self.examples, other.examples, strict=True))
+        )
 
     @property
     def kind(self) -> NodeKind:
@@ -117,20 +157,29 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class GlossaryEntry:
-    """A glossary term, its raw text, and its numbered senses when it has them."""
+    """A glossary term, its raw text, and its numbered senses when it has them; ``norm`` (the text's
+    comparison form) is given or computed on first use."""
 
     term: str
     text: str
     line: int
     senses: tuple[str, ...] = ()
-    norm: str = ""
+    norm_cache: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def make(cls, term: str, text: str, line: int) -> GlossaryEntry:
         """An entry; its numbered senses ("1. A zone. ...", "2. All the cards ...") are the text's
         paragraphs that start with a sense number."""
-        senses = tuple(p for p in text.split("\n") if _SENSE.match(p))
-        return cls(term, text, line, senses, normalize(text))
+        senses = tuple(p for p in text.split("\n") if _SENSE.match(p)) if "." in text else ()
+        return cls(term, text, line, senses)
+
+    @property
+    def norm(self) -> str:
+        n = self.norm_cache
+        if n is None:
+            n = normalize(self.text)
+            object.__setattr__(self, "norm_cache", n)
+        return n
 
 
 class Severity(StrEnum):
@@ -146,6 +195,9 @@ class ParseWarning:
     message: str
     code: str = "quirk"
     severity: Severity = Severity.WARNING
+    # The registered quirk (rulediff.parsers.quirks) that read through it, if one did. Not serialised:
+    # it says which entry of the quirk list fired, so that list can be checked against the releases.
+    quirk: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "message": self.message, "code": self.code, "severity": str(self.severity)}
@@ -246,9 +298,28 @@ class Document:
         index: dict[str, int] = {}
         children: dict[str, list[int]] = {}
         for i, r in enumerate(self.rules):
-            index.setdefault(r.key, i)
-            p = r.parent
-            children.setdefault(str(p) if p is not None else "", []).append(i)
+            n = r.number
+            if n is None:
+                index.setdefault(r.key, i)
+                parent = ""
+            else:
+                # The key and the parent's key from the number's parts: no RuleNumber built per node.
+                key = str(n)
+                if key not in index:
+                    index[key] = i
+                if n.letters:
+                    parent = f"{n.heading}.{n.rule}"
+                elif n.rule is not None:
+                    parent = str(n.heading)
+                elif n.heading is not None:
+                    parent = str(n.section)
+                else:
+                    parent = ""
+            kids = children.get(parent)
+            if kids is None:
+                children[parent] = [i]
+            else:
+                kids.append(i)
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_children", children)
 

@@ -86,8 +86,11 @@ def normalize(text: str) -> str:
     if "?" in s:
         s = _LOSSY_APOS.sub("'", s)
         s = _LOSSY_DASH.sub("-", s)
-    # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...).
-    s = " ".join(s.split())
+    # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...). Every
+    # such space but " " is unprintable, so a printable text needs the split only for doubled or
+    # outer spaces -- and most texts have none (the check is one C pass; the split builds every word).
+    if not s.isprintable() or "  " in s or s[:1] == " " or s[-1:] == " ":
+        s = " ".join(s.split())
     if "-" in s:
         if " -" in s or "- " in s or "--" in s:
             s = _DASHES.sub("-", s)

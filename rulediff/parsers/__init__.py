@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from ..errors import FormatError, ParseError
+from ..errors import FormatError
 from ..inputs import MAX_BYTES, read_input
 from ..lint import lint as run_lint
 from ..model import Document
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
-from .base import Format, decode, lf_text
+from .base import Format, Source
 
 # The one ordered table of parsers. On equal sniff scores the earlier row wins.
 FORMATS: dict[str, Format] = {
@@ -33,38 +33,34 @@ FORMATS: dict[str, Format] = {
 CERTAIN = 0.95
 
 
-def _text_or_none(data: bytes, source: str) -> str | None:
-    """Decoded text with LF line breaks (so sniffers can anchor on ^), or None for non-text."""
-    try:
-        return lf_text(decode(data, source))
-    except ParseError:
-        return None
-
-
 def detect(data: bytes, source: str = "<input>") -> Format:
     """The format whose sniffer is most confident about ``data``; FormatError lists those tried."""
-    text = _text_or_none(data, source)
+    return detect_source(Source(data, source))
+
+
+def detect_source(src: Source) -> Format:
+    """:func:`detect` on a prepared source (whose decoded text and lines the chosen parser then reuses)."""
     best, best_score = next(iter(FORMATS.values())), -1.0
     for f in FORMATS.values():
-        score = f.sniff(data, text)
+        score = f.sniff(src)
         if score > best_score:
             best, best_score = f, score
         if score >= CERTAIN:
             break  # the table is ordered: a certain sniffer needs no runner-up
     if best_score < 0.5:
-        if text is None:
-            # Let the decoder explain what is wrong with the bytes (binary, truncated, empty).
-            decode(data, source)
+        # Let the decoder explain what is wrong with the bytes (binary, truncated, empty).
+        _ = src.decoded
         tried = ", ".join(FORMATS)
-        raise FormatError(f"unknown format: not recognised by any parser (tried {tried})", source=source, line=1)
+        raise FormatError(f"unknown format: not recognised by any parser (tried {tried})", source=src.name, line=1)
     return best
 
 
 def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None, *, lint: bool = False) -> Document:
     """Parse ``data``; the format is detected from content unless named. With ``lint`` the document's
     warnings also hold rulediff.lint's findings (slower: a few tenths of a second on a full release)."""
+    src = Source(data, source)
     if format is None:
-        fmt = detect(data, source)
+        fmt = detect_source(src)
     else:
         try:
             fmt = FORMATS[format]
@@ -72,7 +68,7 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None,
             raise FormatError(
                 f"no such format {format!r}; known formats: {', '.join(FORMATS)}", source=source
             ) from None
-    doc = fmt.parse(data, source)
+    doc = fmt.parse(src)
     return with_lint(doc) if lint else doc
 
 
@@ -89,4 +85,14 @@ def parse_file(path: str | os.PathLike[str], format: str | None = None, *, lint:
     return parse_bytes(read_input(path), str(path), format, lint=lint)
 
 
-__all__ = ["FORMATS", "MAX_BYTES", "Format", "detect", "parse_bytes", "parse_file", "read_input"]
+__all__ = [
+    "FORMATS",
+    "MAX_BYTES",
+    "Format",
+    "Source",
+    "detect",
+    "detect_source",
+    "parse_bytes",
+    "parse_file",
+    "read_input",
+]

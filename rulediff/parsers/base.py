@@ -1,4 +1,4 @@
-"""Shared plumbing for parsers: byte decoding, line splitting, and the parser protocol."""
+"""Shared plumbing for parsers: the prepared Source (bytes decoded and split once), and the parser protocol."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
 
 from ..errors import ParseError
 from ..model import Document
@@ -63,7 +62,6 @@ def _line_at(data: bytes, offset: int, unit: int = 1) -> int:
     return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
 
 
-@lru_cache(maxsize=4)
 def decode(data: bytes, source: str) -> str:
     """Decode the bytes of a text release: BOMs, UTF-16 without BOM, UTF-8, cp1252 or Mac Roman.
 
@@ -131,12 +129,13 @@ _LINE_BREAK = re.compile(r"\r\r\n|\r\n|\r")
 def lf_text(text: str) -> str:
     """``text`` with CR, CRLF and the CR CR LF of some 2019-2026 files all turned into LF, but U+2028
     (which the 2026-08-19 re-release uses inside entries) left alone -- unlike ``str.splitlines``."""
-    return _LINE_BREAK.sub("\n", text) if "\r" in text else text
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of ``text`` under every line-ending convention (see :func:`lf_text`)."""
-    return lf_text(text).split("\n")
+    if "\r" not in text:
+        return text
+    if "\r\r\r" in text:
+        return _LINE_BREAK.sub("\n", text)
+    # With at most two CRs in a row, three replaces in this order read every break as the scan does
+    # (no replacement can create a new CR LF), at memchr speed instead of a regex's.
+    return text.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def sha256(data: bytes) -> str:
@@ -165,11 +164,71 @@ def parse_date_text(text: str) -> date | None:
     return None
 
 
+class Source:
+    """One input as every sniffer and parser sees it: the bytes and their name, and -- each computed at
+    most once, when first asked for -- the decoded text, its LF form, its lines and the bytes' sha256.
+    Binary formats (DOCX, Parquet) never ask for the text, so they never pay for decoding it."""
+
+    __slots__ = ("data", "name", "_decoded", "_error", "_text", "_lines", "_sha256")
+
+    def __init__(self, data: bytes, name: str = "<input>") -> None:
+        self.data = data
+        self.name = name
+        self._decoded: str | None = None
+        self._error: ParseError | None = None
+        self._text: str | None = None
+        self._lines: list[str] | None = None
+        self._sha256: str | None = None
+
+    @property
+    def decoded(self) -> str:
+        """The text as decoded, line endings untouched (for readers that handle CR themselves: HTML,
+        CSV). Raises ParseError for bytes that are not text -- every time it is asked, decoding once."""
+        if self._decoded is None:
+            if self._error is not None:
+                raise self._error
+            try:
+                self._decoded = decode(self.data, self.name)
+            except ParseError as e:
+                self._error = e
+                raise
+        return self._decoded
+
+    @property
+    def text(self) -> str:
+        """The decoded text with LF line breaks (see :func:`lf_text`)."""
+        if self._text is None:
+            self._text = lf_text(self.decoded)
+        return self._text
+
+    @property
+    def text_or_none(self) -> str | None:
+        """:attr:`text`, or None when the bytes are not text (what sniffers ask)."""
+        try:
+            return self.text
+        except ParseError:
+            return None
+
+    @property
+    def lines(self) -> list[str]:
+        """The lines of :attr:`text`. Shared: a parser that rewrites lines copies the list first."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
+
+    @property
+    def sha256(self) -> str:
+        if self._sha256 is None:
+            self._sha256 = sha256(self.data)
+        return self._sha256
+
+
 @dataclass(frozen=True, slots=True)
 class Format:
-    """One row of the parser registry: a name, what it reads, how to recognise it, how to parse it."""
+    """One row of the parser registry: a name, what it reads, how to recognise it, how to parse it.
+    Both ``sniff`` and ``parse`` receive the one prepared :class:`Source` of the input."""
 
     name: str
     description: str
-    sniff: Callable[[bytes, str | None], float]
-    parse: Callable[[bytes, str], Document]
+    sniff: Callable[[Source], float]
+    parse: Callable[[Source], Document]

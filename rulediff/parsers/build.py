@@ -1,13 +1,17 @@
-"""TreeBuilder: the one place where parsers turn numbered paragraphs into Rule nodes and warnings."""
+"""TreeBuilder and document(): the one place where parsers turn paragraphs into Rule nodes, and nodes
+into a Document."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from datetime import date
+from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Coverage, Example, ParseWarning, Rule
+from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, VersionInfo
 from ..numbering import Level, RuleNumber
+from .base import Source
 
 _TERMINAL = re.compile(r"[.:;!?]['\"\u2019\u201d)]*$")
 
@@ -23,17 +27,30 @@ def looks_like_title(text: str) -> bool:
     return (first.isupper() or first.isdigit() or first in "\"'\u201c") and len(t.split()) <= 10
 
 
-@dataclass(slots=True)
 class _Node:
-    number: RuleNumber | None
-    parts: list[str]
-    line: int
-    examples: list[list[str | int]] = field(default_factory=list)
-    title: str | None = None
-    category: str | None = None
-    notes: list[str] = field(default_factory=list)
-    anchor: str | None = None
-    last_is_example: bool = False
+    # A plain slotted class: thousands are made per release, and a dataclass's default factories
+    # would cost more than the rest of the node.
+    __slots__ = ("number", "parts", "line", "examples", "title", "category", "notes", "anchor", "last_is_example")
+
+    def __init__(
+        self,
+        number: RuleNumber | None,
+        parts: list[str],
+        line: int,
+        *,
+        title: str | None = None,
+        category: str | None = None,
+        anchor: str | None = None,
+    ) -> None:
+        self.number = number
+        self.parts = parts
+        self.line = line
+        self.examples: list[list[str | int]] = []
+        self.title = title
+        self.category = category
+        self.notes: list[str] = []
+        self.anchor = anchor
+        self.last_is_example = False
 
 
 class TreeBuilder:
@@ -48,22 +65,23 @@ class TreeBuilder:
         self.source = source
         self._nodes: list[_Node] = []
         self.warnings: list[ParseWarning] = []
-        self._seen: dict[RuleNumber, list[int]] = {}
+        self._seen: dict[RuleNumber, int] = {}
 
     @property
     def current(self) -> _Node | None:
         return self._nodes[-1] if self._nodes else None
 
-    def warn(self, line: int, message: str, code: str = "quirk") -> None:
-        self.warnings.append(ParseWarning(line, message, code))
+    def warn(self, line: int, message: str, code: str = "quirk", *, quirk: str | None = None) -> None:
+        self.warnings.append(ParseWarning(line, message, code, quirk=quirk))
 
     def rule(self, number: RuleNumber, text: str, line: int, *, anchor: str | None = None) -> None:
         # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
-        seen = self._seen.setdefault(number, [0, line])
-        seen[0] += 1
-        if seen[0] > self.MAX_REPEATS:
+        seen = self._seen.get(number, 0) + 1
+        self._seen[number] = seen
+        if seen > self.MAX_REPEATS:
+            first = next(n.line for n in self._nodes if n.number == number)
             raise ParseError(
-                f"rule {number} appears more than {self.MAX_REPEATS} times (first at line {seen[1]}): "
+                f"rule {number} appears more than {self.MAX_REPEATS} times (first at line {first}): "
                 "not a Comprehensive Rules document",
                 source=self.source,
                 line=line,
@@ -107,20 +125,23 @@ class TreeBuilder:
 
     def build(self) -> tuple[tuple[Rule, ...], tuple[ParseWarning, ...]]:
         rules: list[Rule] = []
+        make, example = Rule.make, Example.make
         for n in self._nodes:
-            text = "\n".join(n.parts)
+            parts = n.parts
+            text = parts[0] if len(parts) == 1 else "\n".join(parts)
             title = n.title
-            if title is None and n.number is not None:
-                level = n.number.level
+            num = n.number
+            if title is None and num is not None and not num.letters:
+                level = num.level
                 if level in (Level.SECTION, Level.HEADING) or (level == Level.RULE and looks_like_title(text)):
                     title = text.strip() or None
             rules.append(
-                Rule.make(
-                    n.number,
+                make(
+                    num,
                     text,
                     n.line,
                     title=title,
-                    examples=(Example.make(str(t), int(ln)) for t, ln in n.examples),
+                    examples=[example(str(t), int(ln)) for t, ln in n.examples] if n.examples else (),
                     category=n.category,
                     notes=n.notes,
                     anchor=n.anchor,
@@ -141,3 +162,32 @@ def partial_coverage(rules: tuple[Rule, ...], what: str) -> Coverage:
         return Coverage(description=f"{what}: no numbered rules")
     desc = f"rule {heads[0]}" if len(heads) == 1 else f"rules {heads[0]}-{heads[-1]}"
     return Coverage(headings=tuple(heads), description=f"{what}: {desc}")
+
+
+def document(
+    src: Source,
+    fmt: str,
+    rules: tuple[Rule, ...],
+    *,
+    coverage: Coverage,
+    warnings: Iterable[ParseWarning] = (),
+    label: str | None = None,
+    effective: date | None = None,
+    era: str | None = None,
+    glossary: Iterable[GlossaryEntry] = (),
+    introduction: str = "",
+    credits: str = "",
+    back_matter: Iterable[tuple[str, str]] = (),
+) -> Document:
+    """The Document every parser returns: its version names the source, the format and the sha256 of
+    the bytes (computed once, on the prepared source); the label defaults to the file's stem."""
+    return Document(
+        version=VersionInfo(label or PurePath(src.name).stem, effective, src.name, fmt, src.sha256, era=era),
+        rules=rules,
+        glossary=tuple(glossary),
+        coverage=coverage,
+        warnings=tuple(warnings),
+        introduction=introduction,
+        credits=credits,
+        back_matter=tuple(back_matter),
+    )

@@ -8,14 +8,13 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 
 from ..errors import ParseError
-from ..model import Coverage, Document, Example, ParseWarning, Rule, VersionInfo
+from ..model import Coverage, Document, Example, ParseWarning, Rule
 from ..numbering import RuleNumber
-from .base import Format, decode, sha256, split_lines
-from .build import TreeBuilder, looks_like_title
+from .base import Format, Source
+from .build import TreeBuilder, document, looks_like_title
 
 _TYPES = {"string", "stringlengths", "listlengths", "list", "int64", "int32", "float64", "bool", "sequence", "null"}
 
@@ -51,9 +50,10 @@ def _index(cell: Any) -> int | None:
         return None
 
 
-def build_document(rows: Iterable[Row], *, source: str, data: bytes, fmt: str) -> Document:
+def build_document(rows: Iterable[Row], src: Source, fmt: str) -> Document:
     """Rows in rule order (a dataset sorted as strings puts 701.4a after 701.49a), as a Document whose
     coverage is the interval of the rows' own string order."""
+    source = src.name
     warnings: list[ParseWarning] = []
     parsed: list[tuple[RuleNumber, Row]] = []
     repeats: dict[RuleNumber, int] = {}
@@ -91,13 +91,14 @@ def build_document(rows: Iterable[Row], *, source: str, data: bytes, fmt: str) -
         )
     as_strings = sorted(str(n) for n, _ in parsed)
     interval = (as_strings[0], as_strings[-1])
-    return Document(
-        version=VersionInfo(PurePath(source).stem, None, source, fmt, sha256(data)),
-        rules=tuple(rules),
+    return document(
+        src,
+        fmt,
+        tuple(rules),
         coverage=Coverage(
             interval=interval, description=f"dataset slice {interval[0]}\u2026{interval[1]} (string order)"
         ),
-        warnings=tuple(warnings),
+        warnings=warnings,
     )
 
 
@@ -114,14 +115,16 @@ def _viewer_header(lines: list[str]) -> list[str] | None:
     return cols if "number" in cols and "text" in cols else None
 
 
-def sniff_viewer(data: bytes, text: str | None) -> float:
+def sniff_viewer(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     return 0.95 if _viewer_header(text[:2000].split("\n")) else 0.0
 
 
-def parse_viewer(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source))
+def parse_viewer(src: Source) -> Document:
+    source = src.name
+    lines = list(src.lines)
     while lines and not lines[-1].strip():
         lines.pop()
     cols = _viewer_header(lines)
@@ -150,13 +153,14 @@ def parse_viewer(data: bytes, source: str) -> Document:
                 _index(cells.get("__index_level_0__")),
             )
         )
-    return build_document(rows, source=source, data=data, fmt=VIEWER.name)
+    return build_document(rows, src, VIEWER.name)
 
 
 # --- JSON lines, CSV, Parquet ------------------------------------------------------------------
 
 
-def sniff_jsonl(data: bytes, text: str | None) -> float:
+def sniff_jsonl(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     first = text.lstrip()[:2000].split("\n", 1)[0]
@@ -169,9 +173,10 @@ def sniff_jsonl(data: bytes, text: str | None) -> float:
     return 0.95 if isinstance(obj, dict) and "number" in obj and "text" in obj else 0.0
 
 
-def parse_jsonl(data: bytes, source: str) -> Document:
+def parse_jsonl(src: Source) -> Document:
+    source = src.name
     rows = []
-    for i, ln in enumerate(split_lines(decode(data, source)), 1):
+    for i, ln in enumerate(src.lines, 1):
         if not ln.strip():
             continue
         try:
@@ -189,10 +194,11 @@ def parse_jsonl(data: bytes, source: str) -> Document:
                 _index(obj.get("__index_level_0__")),
             )
         )
-    return build_document(rows, source=source, data=data, fmt=JSONL.name)
+    return build_document(rows, src, JSONL.name)
 
 
-def sniff_csv(data: bytes, text: str | None) -> float:
+def sniff_csv(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     first = text.lstrip("\ufeff")[:500].split("\n", 1)[0].lower()
@@ -200,8 +206,9 @@ def sniff_csv(data: bytes, text: str | None) -> float:
     return 0.95 if "number" in cols and "text" in cols else 0.0
 
 
-def parse_csv(data: bytes, source: str) -> Document:
-    text = decode(data, source).lstrip("\ufeff")
+def parse_csv(src: Source) -> Document:
+    source = src.name
+    text = src.decoded.lstrip("\ufeff")
     reader = csv.DictReader(io.StringIO(text, newline=""))
     if not reader.fieldnames or "number" not in reader.fieldnames or "text" not in reader.fieldnames:
         raise ParseError("CSV header must name the columns number and text", source=source, line=1)
@@ -220,14 +227,16 @@ def parse_csv(data: bytes, source: str) -> Document:
             )
     except csv.Error as e:
         raise ParseError(f"malformed CSV: {e}", source=source, line=reader.line_num) from None
-    return build_document(rows, source=source, data=data, fmt=CSV.name)
+    return build_document(rows, src, CSV.name)
 
 
-def sniff_parquet(data: bytes, text: str | None) -> float:
+def sniff_parquet(src: Source) -> float:
+    data = src.data
     return 0.95 if data[:4] == b"PAR1" and data[-4:] == b"PAR1" else 0.0
 
 
-def parse_parquet(data: bytes, source: str) -> Document:
+def parse_parquet(src: Source) -> Document:
+    data, source = src.data, src.name
     try:
         import pyarrow.parquet as pq  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
@@ -248,7 +257,7 @@ def parse_parquet(data: bytes, source: str) -> Document:
         )
         for i, r in enumerate(recs, 1)
     ]
-    return build_document(rows, source=source, data=data, fmt=PARQUET.name)
+    return build_document(rows, src, PARQUET.name)
 
 
 VIEWER = Format(

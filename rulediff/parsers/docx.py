@@ -10,7 +10,7 @@ from lxml import etree
 
 from ..errors import ParseError
 from ..model import Document
-from .base import Format, sha256
+from .base import Format, Source
 from .official import parse_lines
 
 NAME = "docx"
@@ -23,7 +23,8 @@ _DEL = f"{_W}del"
 _MAX_XML = 200 * 1024 * 1024
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    data = src.data
     if data[:4] != b"PK\x03\x04":
         return 0.0
     try:
@@ -78,7 +79,8 @@ def paragraphs(xml: bytes, source: str) -> list[str]:
     return [ln for p in out for ln in p.split("\n")]
 
 
-def parse(data: bytes, source: str) -> Document:
+def parse(src: Source) -> Document:
+    data, source = src.data, src.name
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             info = z.getinfo("word/document.xml")
@@ -89,7 +91,7 @@ def parse(data: bytes, source: str) -> Document:
         raise ParseError("zip file has no word/document.xml: not a Word document", source=source, line=1) from None
     except (zipfile.BadZipFile, OSError, EOFError) as e:
         raise ParseError(f"not a readable .docx (zip) file: {e}", source=source, line=1) from None
-    return parse_lines(paragraphs(xml, source), source=source, sha=sha256(data), fmt=NAME)
+    return parse_lines(src, paragraphs(xml, source), NAME)
 
 
 FORMAT = Format(NAME, DESCRIPTION, sniff, parse)

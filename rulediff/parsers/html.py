@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import PurePath
 
 import lxml.html
 from lxml import etree
 
 from ..errors import ParseError
-from ..model import Coverage, Document, GlossaryEntry, VersionInfo
-from .base import Format, decode, parse_date_text, sha256
-from .build import TreeBuilder, partial_coverage
+from ..model import Coverage, Document, GlossaryEntry
+from .base import Format, Source, parse_date_text
+from .build import TreeBuilder, document, partial_coverage
 from .numbered import Paragraph, read_body
 
 NAME = "html"
@@ -28,7 +27,8 @@ _TERM = re.compile(r"^(?!\d+\.\s)[\"'\u201c\[(]?[A-Z0-9].{0,90}(?<![.:;,])(?<![.
 _EFFECTIVE = re.compile(r"effective as of (?P<rest>.{6,40})", re.I)
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     head = text[:5000].lower()
@@ -96,8 +96,9 @@ def _glossary(items: list[tuple[str, Paragraph]]) -> list[GlossaryEntry]:
     return entries
 
 
-def parse(data: bytes, source: str) -> Document:
-    text = decode(data, source)
+def parse(src: Source) -> Document:
+    source = src.name
+    text = src.decoded
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as e:
@@ -131,7 +132,7 @@ def parse(data: bytes, source: str) -> Document:
         if m and (eff := parse_date_text(m["rest"])):
             break
     title = root.findtext(".//title")
-    label = eff.isoformat() if eff else (" ".join(title.split()) if title and title.strip() else PurePath(source).stem)
+    label = eff.isoformat() if eff else (" ".join(title.split()) if title and title.strip() else None)
     coverage = (
         Coverage(complete=True, glossary=True, description="the whole Comprehensive Rules")
         if complete
@@ -139,10 +140,13 @@ def parse(data: bytes, source: str) -> Document:
     )
     if not complete and glossary:
         coverage = dataclasses.replace(coverage, glossary=True)
-    return Document(
-        version=VersionInfo(label, eff, source, NAME, sha256(data)),
-        rules=rules,
-        glossary=tuple(glossary),
+    return document(
+        src,
+        NAME,
+        rules,
+        label=label,
+        effective=eff,
+        glossary=glossary,
         coverage=coverage,
         warnings=warns,
         introduction="\n".join(texts[:start]),

@@ -4,12 +4,11 @@ paragraphs and "Notes:" bullets. Nodes are unnumbered, keyed by title; alignment
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Coverage, Document, VersionInfo
-from .base import Format, decode, parse_date_text, sha256, split_lines
-from .build import TreeBuilder
+from ..model import Coverage, Document
+from .base import Format, Source, parse_date_text
+from .build import TreeBuilder, document
 
 NAME = "keyword-page"
 DESCRIPTION = (
@@ -37,7 +36,8 @@ def _is_heading(lines: list[str], i: int) -> bool:
     return prev_blank and len(nxt) > 40
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None or re.search(r"^\s*[1-9]\d{2}\.\d", text[:200000], re.M):
         return 0.0
     lines = text[:100000].split("\n")
@@ -75,8 +75,9 @@ def _updated(header: list[str]) -> str | None:
     return None
 
 
-def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source))
+def parse(src: Source) -> Document:
+    source = src.name
+    lines = src.lines
     heads = [i for i in range(len(lines)) if _is_heading(lines, i)]
     if not heads:
         raise ParseError(
@@ -114,16 +115,12 @@ def parse(data: bytes, source: str) -> Document:
     header = lines[: heads[0]]
     updated = _updated(header)
     titles = tuple(r.title or "" for r in rules)
-    return Document(
-        version=VersionInfo(
-            f"{updated} keyword page" if updated else PurePath(source).stem,
-            None,
-            source,
-            NAME,
-            sha256(data),
-            era=updated,
-        ),
-        rules=rules,
+    return document(
+        src,
+        NAME,
+        rules,
+        label=f"{updated} keyword page" if updated else None,
+        era=updated,
         coverage=Coverage(titles=titles, description=f"{len(titles)} keyword summaries, no rule numbers"),
         warnings=warns,
         introduction="\n".join(ln for ln in header if ln.strip()),

@@ -4,12 +4,11 @@ bold markers that slipped inside numbers (`+ **702.10**a`), and indented `Exampl
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Document, VersionInfo
-from .base import Format, decode, sha256, split_lines
-from .build import TreeBuilder, partial_coverage
+from ..model import Document
+from .base import Format, Source
+from .build import TreeBuilder, document, partial_coverage
 from .numbered import paragraphs, read_body
 
 NAME = "markdown"
@@ -24,7 +23,8 @@ _LEAD = re.compile(
 _MARKERS = re.compile(r"\*{1,2}|_{1,2}")
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     head = text[:50000].split("\n")
@@ -44,8 +44,9 @@ def strip_markup(line: str) -> str:
 _SLIPPED = re.compile(r"^\s*(?:[+*-]\s+)?\*\*[\d.]+\*\*[a-z]")
 
 
-def parse(data: bytes, source: str) -> Document:
-    raw = split_lines(decode(data, source))
+def parse(src: Source) -> Document:
+    source = src.name
+    raw = src.lines
     lines = [strip_markup(ln) for ln in raw]
     builder = TreeBuilder(source)
     slipped = [i for i, ln in enumerate(raw) if _SLIPPED.match(ln)]
@@ -60,12 +61,7 @@ def parse(data: bytes, source: str) -> Document:
     if not len(builder):
         raise ParseError("no numbered rules found; expected lines like '**702.15.** Lifelink'", source=source, line=1)
     rules, warns = builder.build()
-    return Document(
-        version=VersionInfo(PurePath(source).stem, None, source, NAME, sha256(data)),
-        rules=rules,
-        coverage=partial_coverage(rules, "Markdown dump"),
-        warnings=warns,
-    )
+    return document(src, NAME, rules, coverage=partial_coverage(rules, "Markdown dump"), warnings=warns)
 
 
 FORMAT = Format(NAME, DESCRIPTION, sniff, parse)

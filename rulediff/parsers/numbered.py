@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..numbering import RuleNumber, letter_index
+from ..numbering import RuleNumber
+from . import quirks
 from .build import TreeBuilder
 
 RULE_RE = re.compile(
@@ -18,7 +19,7 @@ UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
 _END_OF_PARAGRAPH = re.compile(r"""[.:!?)"\u201d]\s*$""")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Paragraph:
     line: int
     text: str
@@ -27,7 +28,8 @@ class Paragraph:
 
 
 def is_wrapped(lines: list[str], start: int, end: int) -> bool:
-    """Hard-wrapped releases (1999, 2001-02, late 2003-04) break paragraphs across lines."""
+    """Hard-wrapped releases (1999, 2001-02, late 2003-04) break paragraphs across lines: the
+    ``hard_wrapped`` quirk, registered with its releases in parsers/quirks.py."""
     nonblank = joined = 0
     for i in range(start, min(end, start + 800)):
         s = lines[i].strip()
@@ -120,91 +122,68 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
     return out
 
 
-_SPLIT_NUMBER_RE = re.compile(r"^(?P<rule>\d{1,3}[a-z]{0,2})(?P<dot>\.?)[ \t]+(?P<rest>\S.*)$", re.S)
-
-
-def _split_number_typo(heading: int, rest: str, current: int | None) -> tuple[str, str] | None:
-    """'606. 8b Players win ...' (2005-2007) and '702. 37a Storm ...' (2009-07-11): a space slipped
-    in after the heading's period. Read as 606.8b when 606 is the heading we are in."""
-    if heading != current:
-        return None
-    m = _SPLIT_NUMBER_RE.match(rest)
-    if not m:
-        return None
-    return f"{heading}.{m['rule']}{m['dot']} ", m["rest"]
-
-
-def _transposed(num: RuleNumber, current: int | None) -> RuleNumber | None:
-    """'423.3' inside rule 432 (2006-10 to 2007-09), '501.2' inside 510 (2006-05-01): the heading
-    digits were transposed. Read the number under the heading we are in."""
-    if current is None or num.heading is None or num.heading == current:
-        return None
-    if sorted(str(num.heading)) != sorted(str(current)):
-        return None
-    return RuleNumber(current // 100, current, num.rule, num.letters)
-
-
-def _stray_subrule(num: RuleNumber, last: RuleNumber | None) -> RuleNumber | None:
-    """'605.2c' right after 609.2b (2005-08-01): a subrule whose three-digit part slipped but whose rule
-    and letter continue the rule we are in. Read it under that rule."""
-    if last is None or not num.letters or last.heading is None or num.heading == last.heading:
-        return None
-    if num.rule != last.rule:
-        return None
-    try:
-        expected = letter_index(last.letters) + 1 if last.letters else 0
-        if letter_index(num.letters) != expected:
-            return None
-    except KeyError:
-        return None
-    return RuleNumber(last.section, last.heading, last.rule, num.letters)
-
-
 def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
+    """Numbered paragraphs into the builder: sections, headings, rules, subrules, examples and
+    continuations, reading through the misprints registered in parsers/quirks.py."""
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
+    parse_number = RuleNumber.parse
+    warn = builder.warn
     for p in paras:
         s = p.text
+        if not s[:1].isdigit():
+            # Neither a number nor a typo around one: the cheap common case.
+            if EXAMPLE_RE.match(s):
+                builder.example(s, p.line)
+            elif len(s) <= 2:
+                warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
+            else:
+                builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")
+            continue
         h = HEADING_RE.match(s)
         if h:
-            fixed = _split_number_typo(int(h["num"]), h["rest"], current)
+            fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
             if fixed:
-                builder.warn(p.line, f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}", "typo")
+                msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
+                warn(p.line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
                 s = fixed[0] + fixed[1]
+                h = None
         m = RULE_RE.match(s)
-        if m and (m.group("space") or m.group("dot") or not m.group("rest")):
-            num = RuleNumber.parse(m.group("num"))
-            swapped = _transposed(num, current) or _stray_subrule(num, last)
+        if m is not None:
+            spelled, letters, dot, space, rest = m.group("num", "letters", "dot", "space", "rest")
+        if m is not None and (space or dot or not rest):
+            num = parse_number(spelled)
+            swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
+            if swapped is None:
+                swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
             if swapped is not None:
-                builder.warn(p.line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo")
+                warn(p.line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
                 num = swapped
             last = num
-            rest = m.group("rest")
-            has_letters = bool(m.group("letters"))
-            if has_letters and m.group("dot"):
-                builder.warn(p.line, f"subrule {num} is written with a period ('{num}.'); read as {num}", "typo")
-            elif not has_letters and not m.group("dot"):
-                builder.warn(p.line, f"rule {num} is written without its period; read as {num}", "typo")
-            if rest.startswith(f"{m.group('num')} "):
-                builder.warn(p.line, f"rule number {num} is printed twice; read once", "typo")
-                rest = rest[len(m.group("num")) + 1 :]
-            if rest and not m.group("space"):
-                builder.warn(p.line, f"no space after rule number {num}; read as {num}", "typo")
+            if letters and dot:
+                msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
+                warn(p.line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
+            elif not letters and not dot:
+                msg = f"rule {num} is written without its period; read as {num}"
+                warn(p.line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
+            if rest.startswith(spelled + " "):
+                msg = f"rule number {num} is printed twice; read once"
+                warn(p.line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
+                rest = rest[len(spelled) + 1 :]
+            if rest and not space:
+                msg = f"no space after rule number {num}; read as {num}"
+                warn(p.line, msg, "typo", quirk=quirks.NO_SPACE.name)
             builder.rule(num, rest, p.line, anchor=p.anchor)
             continue
-        m = HEADING_RE.match(s)
-        if m:
-            current = int(m.group("num"))
-            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
+        if h:
+            current = int(h.group("num"))
+            builder.rule(parse_number(h.group("num")), h.group("rest"), p.line, anchor=p.anchor)
             continue
         m = SECTION_RE.match(s)
         if m:
-            builder.rule(RuleNumber.parse(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
-            continue
-        if EXAMPLE_RE.match(s):
-            builder.example(s, p.line)
+            builder.rule(parse_number(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
             continue
         if len(s) <= 2 and not s.isdigit():
-            builder.warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
+            warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
             continue
         builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Coverage, Document, GlossaryEntry, ParseWarning, VersionInfo
+from ..model import Coverage, Document, GlossaryEntry, ParseWarning
 from . import quirks
-from .base import Format, decode, parse_date_text, sha256, split_lines
-from .build import TreeBuilder
+from .base import Format, Source, parse_date_text
+from .build import TreeBuilder, document
 from .numbered import HEADING_RE, SECTION_RE, UNDERLINE_RE, is_wrapped, paragraphs, read_body
 
 NAME = "official-text"
@@ -20,9 +19,11 @@ DESCRIPTION = "official .txt release, 1999-today (any encoding and line ending, 
 FIRST_RULE_RE = re.compile(r"^\s*100\.1(?:\.|\s)")
 _EFFECTIVE_RE = re.compile(r"(?:effective|current)\s+as\s+of\s+(?P<rest>.{6,40})", re.I)
 _BACK_MATTER = ("glossary", "credits", "index", "questions?", "customer service information")
+_BACK_MATTER_LONGEST = max(map(len, _BACK_MATTER))
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     head = text[:6000]
@@ -31,11 +32,27 @@ def sniff(data: bytes, text: str | None) -> float:
         score += 0.3
     if _EFFECTIVE_RE.search(head) or re.search(r"^COMPREHENSIVE RULES\s+\d\d/\d\d/\d\d", head, re.M):
         score += 0.2
-    if re.search(r"^\s*100\.1\.? ", text, re.M):
+    if _line_matching(text, "100.1", _FIRST_RULE_LINE):
         score += 0.3
-    if re.search(r"^-{0,3}\s*Glossary\s*$", text, re.M):
+    if _line_matching(text, "Glossary", _GLOSSARY_LINE):
         score += 0.2
     return min(score, 1.0)
+
+
+_FIRST_RULE_LINE = re.compile(r"^\s*100\.1\.? ", re.M)
+_GLOSSARY_LINE = re.compile(r"^-{0,3}\s*Glossary\s*$", re.M)
+
+
+def _line_matching(text: str, word: str, line_re: re.Pattern[str]) -> bool:
+    """``line_re.search(text)`` for a pattern that is a line made of ``word`` and blanks, but tried
+    only at the lines where ``word`` occurs: str.find skips to them, where a multiline search would
+    try every position of the whole release."""
+    i = text.find(word)
+    while i != -1:
+        if line_re.match(text, text.rfind("\n", 0, i) + 1):
+            return True
+        i = text.find(word, i + 1)
+    return False
 
 
 def _effective_date(lines: list[str]) -> date | None:
@@ -84,8 +101,13 @@ def locate(lines: list[str], source: str) -> Layout:
             start = j
         break
     marks: list[tuple[str, int]] = []
+    longest = _BACK_MATTER_LONGEST
     for i in range(first_rule, len(lines)):
-        key = lines[i].strip().lower()
+        ln = lines[i]
+        # Back-matter titles are short lines: the length test spares the strip and lower of the rest.
+        if len(ln) > longest and len(ln.strip()) > longest:
+            continue
+        key = ln.strip().lower()
         if key in _BACK_MATTER and not any(k == key for k, _ in marks):
             marks.append((key, i))
     body_end = marks[0][1] if marks else len(lines)
@@ -124,24 +146,25 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
     """Entries are a term line after a blank line, then text; indented lines continue the entry."""
     if span is None:
         return []
-    entries: list[GlossaryEntry] = []
+    found: list[tuple[str, str, int]] = []
     term: str | None = None
     term_line = 0
     body: list[str] = []
 
     def flush() -> None:
         if term is not None:
-            entries.append(_entry(term, body, term_line, wrapped))
+            found.append((term, _entry_text(body, wrapped), term_line))
 
     prev_blank = True
     for i in range(span[0], span[1]):
         raw = lines[i]
         s = raw.strip()
-        if not s or UNDERLINE_RE.match(s):
+        if not s or (s[0] in "-=*" and UNDERLINE_RE.match(s)):
             prev_blank = True
             continue
-        nxt = lines[i + 1].strip() if i + 1 < span[1] else ""
-        starts_entry = prev_blank and not raw[:1].isspace() and (bool(nxt) or term is None)
+        starts_entry = (
+            prev_blank and not raw[:1].isspace() and (term is None or (i + 1 < span[1] and bool(lines[i + 1].strip())))
+        )
         if starts_entry:
             flush()
             term, term_line, body = s, i + 1, []
@@ -151,10 +174,10 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
             body.append(raw.rstrip())
         prev_blank = False
     flush()
-    return entries
+    return [GlossaryEntry.make(t, text, ln) for t, text, ln in found]
 
 
-def _entry(term: str, body: list[str], line: int, wrapped: bool) -> GlossaryEntry:
+def _entry_text(body: list[str], wrapped: bool) -> str:
     # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one.
     paras: list[str] = []
     for raw in body:
@@ -172,16 +195,16 @@ def _entry(term: str, body: list[str], line: int, wrapped: bool) -> GlossaryEntr
                     paras.append(s)
             else:
                 paras[-1] = f"{paras[-1]} {s}"
-    return GlossaryEntry.make(term, "\n".join(p for p in paras if p), line)
+    return "\n".join(p for p in paras if p)
 
 
-def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source))
-    return parse_lines(lines, source=source, sha=sha256(data), fmt=NAME)
+def parse(src: Source) -> Document:
+    return parse_lines(src, src.lines, NAME)
 
 
-def parse_lines(lines: list[str], *, source: str, sha: str, fmt: str) -> Document:
+def parse_lines(src: Source, lines: list[str], fmt: str) -> Document:
     """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines."""
+    source = src.name
     lines, fixed = quirks.apply(lines, source)
     layout = locate(lines, source)
     wrapped = is_wrapped(lines, layout.body_start, layout.body_end)
@@ -206,16 +229,18 @@ def parse_lines(lines: list[str], *, source: str, sha: str, fmt: str) -> Documen
     eff = _effective_date(lines)
     if eff is None:
         warnings.append(ParseWarning(1, "no effective date found ('These rules are effective as of ...')", "date"))
-    label = eff.isoformat() if eff else PurePath(source).stem
-    return Document(
-        version=VersionInfo(label, eff, source, fmt, sha),
-        rules=rules,
-        glossary=tuple(read_glossary(lines, layout.glossary, wrapped)),
+    return document(
+        src,
+        fmt,
+        rules,
+        label=eff.isoformat() if eff else None,
+        effective=eff,
+        glossary=read_glossary(lines, layout.glossary, wrapped),
         coverage=Coverage(complete=True, glossary=True, description="the whole Comprehensive Rules"),
-        warnings=tuple(warnings),
+        warnings=warnings,
         introduction=_plain(lines, layout.intro),
         credits=_plain(lines, layout.credits),
-        back_matter=tuple((name, _plain(lines, (a, b))) for name, a, b in layout.others),
+        back_matter=[(name, _plain(lines, (a, b))) for name, a, b in layout.others],
     )
 
 

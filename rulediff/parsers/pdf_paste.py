@@ -4,12 +4,11 @@ lines between rules, words split by line-end hyphens, and the host page's header
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Document, ParseWarning, VersionInfo
-from .base import Format, decode, parse_date_text, sha256, split_lines
-from .build import TreeBuilder, partial_coverage
+from ..model import Document, ParseWarning
+from .base import Format, Source, parse_date_text
+from .build import TreeBuilder, document, partial_coverage
 from .numbered import HEADING_RE, RULE_RE, SECTION_RE, paragraphs, read_body
 
 NAME = "pdf-paste"
@@ -32,7 +31,8 @@ def _is_rule_line(s: str) -> bool:
     return bool(HEADING_RE.match(s) or SECTION_RE.match(s))
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     lines = text[:200000].split("\n")
@@ -69,8 +69,9 @@ def repair_hyphenation(lines: list[str], first_line: int = 1) -> tuple[list[str]
     return out, warnings
 
 
-def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source))
+def parse(src: Source) -> Document:
+    source = src.name
+    lines = src.lines
     start = next((i for i, ln in enumerate(lines) if any(p.match(ln.strip()) for p in _START)), None)
     if start is None:
         raise ParseError("no numbered rules found; expected lines like '702.15. Lifelink'", source=source, line=1)
@@ -88,10 +89,12 @@ def parse(data: bytes, source: str) -> Document:
     rules, warns = builder.build()
     posted = parse_date_text(header)
     era = str(posted.year) if posted else None
-    label = f"{posted.isoformat()} paste" if posted else PurePath(source).stem
-    return Document(
-        version=VersionInfo(label, None, source, NAME, sha256(data), era=era),
-        rules=rules,
+    return document(
+        src,
+        NAME,
+        rules,
+        label=f"{posted.isoformat()} paste" if posted else None,
+        era=era,
         coverage=partial_coverage(rules, "PDF paste"),
         warnings=(*warns, *warnings),
         introduction=header.strip(),

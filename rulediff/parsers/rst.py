@@ -4,13 +4,12 @@ items, `.. admonition:: Example` blocks and inline `Example:` sentences, `|3|\\ 
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Document, VersionInfo
+from ..model import Document
 from ..numbering import RuleNumber, letter_index
-from .base import Format, decode, sha256, split_lines
-from .build import TreeBuilder, partial_coverage
+from .base import Format, Source
+from .build import TreeBuilder, document, partial_coverage
 
 NAME = "sphinx-rst"
 DESCRIPTION = (
@@ -37,7 +36,8 @@ def render_inline(text: str) -> str:
     return _SUBST.sub(lambda m: "{" + m["sym"] + "}", s)
 
 
-def sniff(data: bytes, text: str | None) -> float:
+def sniff(src: Source) -> float:
+    text = src.text_or_none
     if text is None:
         return 0.0
     head = text[:60000]
@@ -46,8 +46,9 @@ def sniff(data: bytes, text: str | None) -> float:
     return 0.95 if rule_titles >= 2 or (rule_titles and admonitions) else 0.0
 
 
-def parse(data: bytes, source: str) -> Document:
-    lines = split_lines(decode(data, source))
+def parse(src: Source) -> Document:
+    source = src.name
+    lines = src.lines
     b = TreeBuilder(source)
     pending_section: tuple[str, int] | None = None
     pending_heading: tuple[str, int] | None = None
@@ -187,12 +188,7 @@ def parse(data: bytes, source: str) -> Document:
             "no rules found; expected rule titles like '601.2' underlined with '-----'", source=source, line=1
         )
     rules, warns = b.build()
-    return Document(
-        version=VersionInfo(PurePath(source).stem, None, source, NAME, sha256(data)),
-        rules=rules,
-        coverage=partial_coverage(rules, "reStructuredText dump"),
-        warnings=warns,
-    )
+    return document(src, NAME, rules, coverage=partial_coverage(rules, "reStructuredText dump"), warnings=warns)
 
 
 def _next_letters(prev: str, cand: str) -> bool:

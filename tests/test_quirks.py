@@ -1,0 +1,133 @@
+"""The quirk list is the one place to look: each registered quirk fires in exactly the releases it lists,
+and the prepared source decodes, splits and hashes each input once."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulediff.model import Example, Rule
+from rulediff.numbering import RuleNumber
+from rulediff.parsers import base, official, parse_bytes
+from rulediff.parsers.base import Source, lf_text
+from rulediff.parsers.numbered import is_wrapped
+from rulediff.parsers.quirks import QUIRKS, Kind
+from rulediff.text import normalize
+
+from .conftest import cr_manifest, cr_txt_files, needs_cr_corpus
+
+
+def test_every_quirk_says_what_and_where() -> None:
+    for q in QUIRKS.values():
+        assert q.doc and q.seen_in, q.name
+        for span in q.seen_in:
+            assert re.fullmatch(r"\d{4}-\d\d-\d\d(?:\.\.\d{4}-\d\d-\d\d)?", span), (q.name, span)
+            first, _, last = span.partition("..")
+            assert not last or first < last, (q.name, span)
+        if q.kind is Kind.LINE:
+            assert q.marker and q.fix is not None, q.name
+
+
+def _fired_on_corpus() -> tuple[set[str], dict[str, set[str]]]:
+    """The effective dates of the official releases, and quirk name -> those where it fired (or, for
+    layout and byte quirks, where the condition it handles holds)."""
+    dates: set[str] = set()
+    fired: dict[str, set[str]] = defaultdict(set)
+    manifest = cr_manifest()
+    for path in cr_txt_files():
+        src = Source(path.read_bytes(), str(path))
+        doc = official.parse(src)
+        date = doc.version.label
+        dates.add(date)
+        for w in doc.warnings:
+            if w.quirk is not None:
+                fired[w.quirk].add(date)
+        layout = official.locate(src.lines, src.name)
+        if is_wrapped(src.lines, layout.body_start, layout.body_end):
+            fired["hard_wrapped"].add(date)
+        if b"\r\r\n" in src.data:
+            fired["cr_cr_lf_line_breaks"].add(date)
+        if manifest.get(f"txt/{path.name}", {}).get("encoding") == "mac-roman":
+            fired["mac_roman_encoding"].add(date)
+    return dates, fired
+
+
+@needs_cr_corpus
+def test_each_quirk_fires_in_exactly_the_releases_it_lists() -> None:
+    dates, fired = _fired_on_corpus()
+    assert set(fired) <= set(QUIRKS), f"warnings name unregistered quirks: {set(fired) - set(QUIRKS)}"
+    for q in QUIRKS.values():
+        listed = {d for d in dates if q.applies_to(d)}
+        assert fired.get(q.name, set()) == listed, (
+            f"{q.name}: fires in {sorted(fired.get(q.name, set()) - listed)} it does not list; "
+            f"lists {sorted(listed - fired.get(q.name, set()))} where it does not fire"
+        )
+
+
+def test_a_line_fix_reports_itself_by_name() -> None:
+    q = QUIRKS["rule_505_5_printed_as_505_54"]
+    assert q.marker is not None
+    text = f"Comprehensive Rules\n\n505. Main Phase\n\n505.4. Before.\n\n{q.marker}\n\nGlossary\n\nCredits\n"
+    text = "100.1. These rules.\n\n" + text
+    doc = parse_bytes(text.encode(), "x.txt", "official-text")
+    assert doc.get("505.5") is not None and doc.get("505.54") is None
+    assert [w.quirk for w in doc.warnings if w.quirk] == [q.name]
+
+
+def test_the_source_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = base.decode
+
+    def counting(data: bytes, source: str) -> str:
+        calls.append(source)
+        return real(data, source)
+
+    monkeypatch.setattr(base, "decode", counting)
+    fixture = Path(__file__).parent / "fixtures" / "report" / "old.txt"
+    parse_bytes(fixture.read_bytes(), str(fixture))
+    assert calls == [str(fixture)]
+
+
+def test_undecodable_bytes_raise_the_same_error_each_time_asked() -> None:
+    src = Source(b"\x89PNG\r\n\x1a\n" + bytes(50), "x.png")
+    assert src.text_or_none is None
+    with pytest.raises(Exception, match="PNG image"):
+        _ = src.text
+
+
+_BREAK = re.compile(r"\r\r\n|\r\n|\r")
+
+
+@given(st.text(alphabet="\r\na\u2028", max_size=40))
+def test_line_breaks_read_as_the_left_to_right_scan(text: str) -> None:
+    assert lf_text(text) == _BREAK.sub("\n", text)
+
+
+def test_every_space_but_the_space_is_unprintable() -> None:
+    # normalize() collapses spaces with str.split() only when the text is not printable or has
+    # doubled or outer spaces; that is exact only if this holds for every code point.
+    odd = [hex(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c).isprintable() and c != 0x20]
+    assert odd == []
+
+
+@given(st.text(alphabet=" a\u00a0\t\n\u2028.\u2014-", max_size=30))
+def test_normalize_collapses_every_space(text: str) -> None:
+    out = normalize(text)
+    assert out == out.strip() and "  " not in out and out.isprintable()
+
+
+def test_comparison_forms_are_derived_on_first_use_and_ignored_by_equality() -> None:
+    ex = Example.make("Example: A \u201cnamed\u201d card.", 2)
+    r = Rule.make(RuleNumber.parse("702.15a"), "It\u2019s  here.", 1, examples=[ex], notes=["A\u2014note"])
+    twin = Rule.make(RuleNumber.parse("702.15a"), "It\u2019s  here.", 1, examples=[ex], notes=["A\u2014note"])
+    assert r.norm == "It's here." and ex.norm == 'Example: A "named" card.'
+    assert r == twin and hash(r) == hash(twin)  # one has its forms computed, the other not yet
+    assert r.digest == twin.digest and r.same_text(twin)
+    other = Rule.make(RuleNumber.parse("702.15a"), "It's here.", 1, examples=[ex], notes=["A-note"])
+    assert not r.same_text(other) and other.digest == r.digest  # typography alone: equal digests
