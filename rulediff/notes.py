@@ -3,6 +3,7 @@ by the Markdown, HTML and ``rulediff.notes/1`` renderers; and the one sentence o
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -184,6 +185,9 @@ def version_info(doc: Document) -> dict[str, Any]:
     v = doc.version
     return {
         "label": v.label,
+        # The file name only (where the checkout lives is no part of the output): it tells apart two
+        # files of one date, such as 2026-08-07 and its re-release.
+        "file": os.path.basename(v.source.replace("\\", "/")) if v.source else None,
         "effective_date": v.effective_date.isoformat() if v.effective_date else None,
         "era": v.era,
         "format": v.format,
@@ -253,9 +257,10 @@ def _examples(al: Alignment, ch: Change, link: bool) -> list[ExampleNote]:
             o, n = marked(e.old or "", e.new or "", al.number_map, link)
             out.append(ExampleNote("Example changed", o, n))
         elif e.kind == "added":
-            out.append(ExampleNote("New example" if ch.old else "Example", None, plain("New", e.new or "", link)))
+            # An example of a new rule is simply part of it (its text starts "Example:" already).
+            out.append(ExampleNote("New example" if ch.old else "", None, plain("New", e.new or "", link)))
         elif e.kind == "removed":
-            out.append(ExampleNote("Example removed" if ch.new else "Example", plain("Old", e.old or ""), None))
+            out.append(ExampleNote("Example removed" if ch.new else "", plain("Old", e.old or ""), None))
     return out
 
 
@@ -280,13 +285,17 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
         label = "Removed."
         old = [plain("Old", old_text)]
     elif shown == Shown.SPLIT:
+        # The old rule marked against its parts put together: what no part kept.
         label = f"{old_numbers[0]} was split into {_and(new_numbers)}."
-        old = [plain(f"Old {old_numbers[0]}", old_text)]
+        whole, _ = marked(old_text, new_text, al.number_map, link)
+        old = [Passage(f"Old {old_numbers[0]}", whole.runs, whole.excerpt)]
         new = [plain(f"New {n}", r.text, link) for n, r in zip(new_numbers, news, strict=True)]
     elif shown == Shown.MERGED:
+        # The merged rule marked against its sources put together: what none of them said.
         label = f"{_and(old_numbers)} were merged into {new_numbers[0]}."
         old = [plain(f"Old {n}", r.text) for n, r in zip(old_numbers, olds, strict=True)]
-        new = [plain(f"New {new_numbers[0]}", new_text, link)]
+        _, whole = marked(old_text, new_text, al.number_map, link)
+        new = [Passage(f"New {new_numbers[0]}", whole.runs, whole.excerpt)]
     else:
         renumbered = old_numbers != new_numbers
         if shown == Shown.MOVED:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+import lxml.html
+import pytest
+
 from rulediff import align, parse
 from rulediff.changes import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
 from rulediff.notes import headline
+from rulediff.report import to_html, to_markdown
 
 from .conftest import FIXTURES
 
@@ -67,3 +73,25 @@ def test_notes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert lifelink["old_numbers"] == ["702.3b"] and lifelink["why"] is None
     added = [x["text"] for x in lifelink["new"][0]["runs"] if x.get("changed")]
     assert added == ["controller, or its owner if it has no controller,"]
+
+
+NOTES_CASES = sorted(p.name for p in (FIXTURES / "notes").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("case", NOTES_CASES)
+@pytest.mark.parametrize("name", ["expected.md", "expected.html"])
+def test_golden_notes_of_real_pairs(case: str, name: str) -> None:
+    """Three real pairs cut small (tests/fixtures/cut.py): a keyword release, the 2020-04 layer renumbering,
+    the split of 500.5. Regenerate with RULEDIFF_UPDATE_GOLDEN=1 and read the diff."""
+    d = FIXTURES / "notes" / case
+    al = align(parse(str(d / "old.txt")), parse(str(d / "new.txt")))
+    got = to_markdown(al) if name.endswith(".md") else to_html(al)
+    want = d / name
+    if os.environ.get("RULEDIFF_UPDATE_GOLDEN"):
+        want.write_text(got, encoding="utf-8")
+    assert want.exists(), f"{want} missing: run with RULEDIFF_UPDATE_GOLDEN=1 and review it"
+    assert got == want.read_text(encoding="utf-8")
+    if name.endswith(".html"):
+        tree = lxml.html.document_fromstring(got)
+        ids = [e.get("id") for e in tree.iter() if e.get("id")]
+        assert len(ids) == len(set(ids))
