@@ -15,6 +15,7 @@ from .errors import ArchiveError
 from .history import find_lineage
 from .history import history as rule_history
 from .history import show as rule_show
+from .identify import record as record_identifications
 from .manifest import Entry, entries, shipped_corpus
 from .scope import subtree
 from .site import build_site
@@ -38,9 +39,13 @@ def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResul
             bar.update(1, res.version.label)
 
         arc.add_many(items, on_added=done)
+    found = record_identifications(arc)
     if not quiet:
         for res in results:
             click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
+        for v, ident in found:
+            said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
+            click.echo(f"{'identified':<17} {v.label}  ({said})")
     return results
 
 
@@ -83,7 +88,8 @@ def archive_add(paths: tuple[str, ...]) -> None:
 @archive_option
 @_guard
 def archive_list(as_json: bool) -> None:
-    """List archived versions: date, label, format, rules, changes since the previous one.
+    """List archived versions: date, label, format, rules, changes since the previous one, and for an
+    undated dump the release its text matches (it is placed beside it).
 
     \b
     Example:
@@ -92,6 +98,7 @@ def archive_list(as_json: bool) -> None:
     with _open(create=False) as arc:
         versions = arc.versions()
         summaries = arc.summaries()
+        matches = {vid: i.release_label for vid, i in arc.identified().items() if i.matched}
         prev = None
         rows = []
         for v in versions:
@@ -110,6 +117,7 @@ def archive_list(as_json: bool) -> None:
                         "rules": v.rule_count,
                         "changes": changes,
                         "sha256": v.sha256,
+                        "text_matches": matches.get(v.id),
                     },
                     sort_keys=True,
                 )
@@ -117,8 +125,10 @@ def archive_list(as_json: bool) -> None:
         return
     click.echo(f"{'date':<12} {'label':<34} {'format':<15} {'rules':>6} {'changes':>8}")
     for v, changes in rows:
+        match = f"  text matches {matches[v.id]}" if v.id in matches else ""
         click.echo(
             f"{v.date:<12} {v.label[:34]:<34} {v.format:<15} {v.rule_count:>6} {'' if changes is None else changes:>8}"
+            + match
         )
 
 

@@ -4,12 +4,14 @@ by text or digest, and parts of a release rebuilt without loading the rest of it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from ..errors import ArchiveError
 from ..model import Document
 from .codec import document_from_parts
 from .queries import QueryingArchive
+from .rows import sort_date_of
 
 # Inclusive (low, high) bounds on rule numbers, compared as strings: ("7", "7~") is all of section 7.
 Ranges = Sequence[tuple[str, str]]
@@ -24,8 +26,68 @@ def _where(ranges: Ranges | None) -> tuple[str, list[str]]:
     return " AND (" + " OR ".join("r.number BETWEEN ? AND ?" for _ in ranges) + ")", [b for r in ranges for b in r]
 
 
+@dataclass(frozen=True, slots=True)
+class Identified:
+    """A dump's recorded identification: the closest release (label and date), the verdict, the score,
+    whether that release explains the text (``matched``: the dump is placed by it), and ``releases``, a
+    fingerprint of the official releases it was judged against."""
+
+    release_label: str
+    release_date: str
+    verdict: str
+    score: float
+    matched: bool
+    releases: str
+    engine: str = ""
+
+
 class IdentifyingArchive(QueryingArchive):
-    """Reads for ``rulediff.identify``; see ``Archive``."""
+    """Reads for ``rulediff.identify``, and the identifications of undated dumps; see ``Archive``."""
+
+    def identified(self) -> dict[int, Identified]:
+        """Version id -> its recorded identification, for the dumps that have one."""
+        return {
+            vid: Identified(*rest)
+            for vid, *rest in self.db.execute(
+                "SELECT version_id, release_label, release_date, verdict, score, matched, releases, engine"
+                " FROM identifications"
+            )
+        }
+
+    def record_identification(
+        self, vid: int, ident: Identified | None, progress: Callable[[str], None] | None = None
+    ) -> None:
+        """Store (or, with None, drop) a dump's identification and place it on the timeline by it: right
+        after the release its text matches, else back at its own date. Later alignments and lineages follow."""
+        with self.transaction():
+            self.db.execute("DELETE FROM identifications WHERE version_id = ?", (vid,))
+            if ident is not None:
+                self.db.execute(
+                    "INSERT INTO identifications VALUES (?,?,?,?,?,?,?,?)",
+                    (
+                        vid,
+                        ident.release_label,
+                        ident.release_date,
+                        ident.verdict,
+                        ident.score,
+                        int(ident.matched),
+                        ident.releases,
+                        ident.engine,
+                    ),
+                )
+            eff, era = self.db.execute("SELECT effective_date, era FROM versions WHERE id = ?", (vid,)).fetchone()
+            day = ident.release_date if ident is not None and ident.matched else sort_date_of(eff, era)
+            before = [v.id for v in self.versions()]
+            if self.db.execute("SELECT sort_date FROM versions WHERE id = ?", (vid,)).fetchone()[0] != day:
+                # After everything dated that day: a copy comes after the release it copies.
+                self.db.execute(
+                    "UPDATE versions SET sort_date = ?, seq = (SELECT max(seq) + 1 FROM versions) WHERE id = ?",
+                    (day, vid),
+                )
+            after = [v.id for v in self.versions()]
+            if before != after:
+                start = next(k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
+                self._relink(start, progress)
 
     def rule_rows(self, ranges: Ranges | None = None) -> list[tuple[int, str | None, int]]:
         """(version id, number, body id) of every archived rule whose number lies in one of ``ranges``

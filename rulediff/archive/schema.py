@@ -104,6 +104,17 @@ def _create(db: sqlite3.Connection) -> None:
     )
 
 
+@migration(2, "identifications: the official release an undated dump's text matches")
+def _identifications(db: sqlite3.Connection) -> None:
+    # ``matched``: the closest release explains the text (the dump is placed by it); ``releases`` fingerprints
+    # the official releases the dump was judged against, so a new one makes the identification stale.
+    db.execute(
+        "CREATE TABLE identifications(version_id INTEGER PRIMARY KEY REFERENCES versions(id) ON DELETE CASCADE,"
+        " release_label TEXT NOT NULL, release_date TEXT NOT NULL, verdict TEXT NOT NULL, score REAL NOT NULL,"
+        " matched INTEGER NOT NULL, releases TEXT NOT NULL, engine TEXT NOT NULL)"
+    )
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():

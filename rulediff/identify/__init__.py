@@ -3,11 +3,14 @@ shortlist inside the dump's coverage, rank, and say it in one verdict line."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import __version__
+from ..archive.identifying import Identified
 from ..errors import ArchiveError
 from ..model import Coverage, Document
 from .compare import Candidate, Difference, Pending, compare, differences, scope_ranges
@@ -33,11 +36,21 @@ class Identification:
     next_differs: int  # rules the next release changed: its differences from the dump the best one lacks
     next_changes: list[str]  # the commonest of those word changes, "EDH -> Commander"
     releases: int
+    in_force_on: str | None = None  # the dump's stated date, when the best of a tie was in force then
     verdict: str = field(default="")
 
     @property
     def best(self) -> Candidate:
         return self.candidates[0]
+
+    @property
+    def confident(self) -> bool:
+        """Does the best release explain the dump? Most of it reads the same there, or more of it does
+        than in any release not tied with it (a paraphrasing keyword page matches little anywhere)."""
+        b = self.best
+        if b.score >= 0.5:
+            return True
+        return b.same > 0 and all(c.same < b.same for c in self.candidates if c.key() != b.key())
 
     def as_dict(self, top: int | None = None) -> dict[str, Any]:
         shown = self.candidates if top is None else self.candidates[:top]
@@ -97,7 +110,7 @@ def identify(
     candidates = [_as(cand, m) for g, cand, _ in ranked for m in g.members]
     tied = [c for c in candidates if c.key() == best.key()]
     tied.sort(key=lambda c: (c.version.sort_date, c.version.seq))
-    top = _in_force(tied, doc)
+    top, in_force_on = _in_force(tied, doc)
     candidates = [top, *(c for c in candidates if c is not top)]
     top_pending = next(p for g, _, p in ranked if any(m.id == top.version.id for m in g.members))
     order = [v.id for v in pool]
@@ -121,22 +134,56 @@ def identify(
         len(next_changes),
         summarize(differences(next_changes)),
         len(pool),
+        in_force_on,
     )
-    ident.verdict = verdict(ident, doc)
+    ident.verdict = verdict(ident)
     return ident
 
 
-def _in_force(tied: list[Candidate], doc: Document) -> Candidate:
+def _in_force(tied: list[Candidate], doc: Document) -> tuple[Candidate, str | None]:
     """Of releases whose text is the same here, the one in force on the day the dump states (a page
-    "last updated 2017-08-02"), else the earliest: the text existed from then on."""
-    day = doc.version.era or ""
-    if doc.version.effective_date is not None:
-        day = doc.version.effective_date.isoformat()
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+    "last updated 2017-08-02") and that day; else the earliest (the text existed from then on)."""
+    day = doc.version.effective_date.isoformat() if doc.version.effective_date else doc.version.era or ""
+    if len(tied) > 1 and re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
         before = [c for c in tied if c.version.sort_date <= day]
         if before:
-            return before[-1]
-    return tied[0]
+            return before[-1], day
+    return tied[0], None
+
+
+def releases_key(releases: Sequence[VersionRow]) -> str:
+    """A fingerprint of a set of official releases: an identification made against another set is stale."""
+    h = hashlib.blake2b(digest_size=12)
+    for sha in sorted(v.sha256 for v in releases):
+        h.update(sha.encode("ascii"))
+    return h.hexdigest()
+
+
+def record(arc: Archive, progress: Callable[[str], None] | None = None) -> list[tuple[VersionRow, Identified]]:
+    """Identify every undated or era-dated dump in the archive whose identification is missing or was made
+    against other official releases, record it, and place the dump on the timeline beside the release its
+    text matches (a dump no release explains keeps its own date). Returns what was (re)identified."""
+    releases = official_releases(arc)
+    if not releases:
+        return []
+    key = releases_key(releases)
+    official = {v.id for v in releases}
+    known = arc.identified()
+    out: list[tuple[VersionRow, Identified]] = []
+    for v in arc.versions():
+        if v.effective_date or v.id in official:
+            continue
+        got = known.get(v.id)
+        if got is not None and got.releases == key:
+            continue
+        ident = identify(arc, arc.document(v.id), v.label, releases=releases, progress=progress)
+        best = ident.best
+        rec = Identified(
+            best.version.label, best.version.sort_date, ident.verdict, best.score, ident.confident, key, __version__
+        )
+        arc.record_identification(v.id, rec, progress)
+        out.append((v, rec))
+    return out
 
 
 def _where(p: Pending) -> tuple[str, str]:
@@ -158,6 +205,7 @@ __all__ = [
     "Identification",
     "identify",
     "official_releases",
+    "record",
     "scope_ranges",
     "summarize",
 ]

@@ -6,7 +6,6 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..model import Document
 from ..text import normalize
 from ..textdiff import Op
 from .compare import Candidate, Difference
@@ -21,8 +20,12 @@ def summarize(diffs: list[Difference], limit: int = 3) -> list[str]:
     """The most frequent word changes among differences, as "old -> new" (the diff goes release ->
     dump; read backwards it says what the release changed in the dump's text)."""
     seen: Counter[str] = Counter()
+    whole = {d.release_number or d.dump_number for d in diffs if d.kind in ("missing", "extra")}
     for d in diffs:
         if d.kind in ("missing", "extra"):
+            number = d.release_number or d.dump_number or ""
+            if number.rstrip("abcdefghijkmnpqrstuvwxyz") in whole - {number}:
+                continue  # a subrule of a rule already named
             # Read from the dump's side: a rule only the release has was added by it.
             sign = "+" if d.kind == "missing" else "-"
             seen[f"{sign}{d.release_number or d.dump_number or ''} {_short(d.title or '', 30)}".strip()] += 1
@@ -54,24 +57,23 @@ def _span(cands: list[Candidate]) -> str:
     return f"{cands[0].version.label} \u2026 {cands[-1].version.label}"
 
 
-def verdict(ident: Identification, doc: Document) -> str:
+def verdict(ident: Identification) -> str:
     """One line: which release's text this is, how sure, and what the next release changed."""
     b = ident.best
     counts = f"{b.identical} of {b.compared} rules identical, {b.typography_only} typography only"
     if b.differing:
         counts += f", {b.substantive} differ, {b.missing} missing, {b.extra} extra"
     tied = ident.tied
-    if len(tied) > 1:
+    if not ident.confident:
+        head = f"no archived release explains this text well; the closest is {b.version.label} ({counts})"
+    elif len(tied) > 1:
         head = f"tie: the text of {len(tied)} releases, {_span(tied)} ({counts})"
-        stated = doc.version.era or (doc.version.effective_date.isoformat() if doc.version.effective_date else "")
-        if b is not tied[0] or (stated and re.fullmatch(r"\d{4}-\d{2}-\d{2}", stated)):
-            head += f"; in force on the dump's date {stated}: {b.version.label}"
+        if ident.in_force_on:
+            head += f"; in force on the dump's date {ident.in_force_on}: {b.version.label}"
     elif b.differing == 0:
         head = f"text of {b.version.label} ({counts})"
-    elif b.score >= 0.5:
-        head = f"closest to {b.version.label} ({counts})"
     else:
-        head = f"no archived release explains this text well; the closest is {b.version.label} ({counts})"
+        head = f"closest to {b.version.label} ({counts})"
     if ident.next_release is None:
         return head + "; no later release is archived"
     n = ident.next_release
