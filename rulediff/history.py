@@ -145,17 +145,16 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
         if 0 <= last < len(versions) - 1 and _covers_later(arc, rows[-1], versions[last + 1])
         else None
     )
-    present = {s.version.id for s in steps}
-    whole = [
-        (
-            s.version,
-            s.number,
-            s.title,
-            whole_text(arc, s.version.id, s.number, s.text, s.examples),
-            k > 0 and versions[order[s.version.id] - 1].id in present,
+    # Missing from a partial dump in between is not "gone and back".
+    complete = {v.id for v in versions if arc.coverage(v.id).complete}
+    whole = []
+    for k, s in enumerate(steps):
+        here = order[s.version.id]
+        before = order[steps[k - 1].version.id] if k > 0 else None
+        follows = before is not None and all(versions[j].id not in complete for j in range(before + 1, here))
+        whole.append(
+            (s.version, s.number, s.title, whole_text(arc, s.version.id, s.number, s.text, s.examples), follows)
         )
-        for k, s in enumerate(steps)
-    ]
     return History(lineage, query, steps, edges, gone, stretches(whole))
 
 

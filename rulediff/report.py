@@ -50,10 +50,19 @@ def _href(notes: Notes, link_base: str | None) -> Callable[[str], str | None]:
     return here
 
 
-def to_html(al: Alignment, site: dict[str, str] | None = None, link_base: str | None = None) -> str:
+def to_html(al: Alignment, site: dict[str, Any] | None = None, link_base: str | None = None) -> str:
     """One self-contained page with the notes' content in the notes' order; ``site`` adds links back to
-    the site's index, search and rules."""
+    the site's index, search and rules, the previous and next release, and (``rule_history(number,
+    new_side)``) each rule's history page, where references to rules not on this page lead too."""
     notes = build_notes(al)
+    href = _href(notes, link_base)
+    history = site.get("rule_history") if site else None
+    if history is not None:
+        here = href
+
+        def href(number: str) -> str | None:
+            return here(number) or history(number, True)
+
     sections: dict[int, SectionView] = {}
     for e in notes.changes:
         name = SECTION_NAMES.get(e.section, "Unnumbered entries" if e.section == 0 else f"Section {e.section}")
@@ -75,7 +84,7 @@ def to_html(al: Alignment, site: dict[str, str] | None = None, link_base: str | 
             ],
             kinds=kinds,
             marks=MARKS,
-            href=_href(notes, link_base),
+            href=href,
             site=site,
         )
     )

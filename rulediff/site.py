@@ -3,7 +3,6 @@ per bridge between partial dumps), one history page per rule lineage, and an off
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -16,11 +15,11 @@ from typing import Any
 from . import __version__
 from .archive import Archive, VersionRow
 from .changes import reader_changes
-from .numbering import RuleNumber
 from .report import to_html
+from .site_glossary import write_glossary_pages
+from .site_history import RuleIndex, _num_key, write_history_pages
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
-from .textdiff import word_diff
 
 Progress = Callable[[str, int, int], None]
 
@@ -53,32 +52,46 @@ def build_site(
     pages = _pages(arc, versions, names)
     env = environment()
 
-    todo = [p for p in pages if not w.fresh(p.path, _page_key(p))]
+    idx = RuleIndex.build(arc, versions)
+    diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
+    digest = idx.digest()
+    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digest))]
     # Bridges between partial dumps are not stored by 'add'.
     arc.ensure_alignments([(p.old.id, p.new.id) for p in todo], "bridge")
-    # Diff pages render in two worker processes while this one writes the history pages.
+    nav = _neighbours(pages)
+    # Diff pages render in two worker processes; the history pages link into them (to the rule's card,
+    # when the page has one), so they are written once the diff pages are.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
     with ProcessPoolExecutor(max_workers=max(1, len(chunks))) as pool:
         jobs = [
-            pool.submit(_render_pages, str(arc.path), str(root), [(p.old.id, p.new.id, p.path) for p in c])
+            pool.submit(
+                _render_pages,
+                str(arc.path),
+                str(root),
+                [(p.old.id, p.new.id, p.path, nav.get(p.path, {})) for p in c],
+                _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
+            )
             for c in chunks
         ]
-        lineage_pages = _history_pages(arc, versions, names, w, env, progress)
-        _search(arc, versions, w, env)
+        glossary = write_glossary_pages(arc, versions, diff_into, w, env)
+        _search(arc, versions, idx, glossary, w, env)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):
-                w.record(p.path, _page_key(p), wrote)
+                w.record(p.path, _page_key(p, digest), wrote)
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
+    lineage_pages = write_history_pages(arc, idx, diff_into, _ids_on(root), w, env, progress)
+    w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
     index = env.get_template("site_index.html.j2").render(
-        versions=_version_rows(versions, pages, names),
+        versions=list(reversed(_version_rows(versions, pages, names, new_keywords(idx)))),
         pages=pages,
         chart=_chart(versions, pages),
         lineages=lineage_pages,
+        terms=len({g["path"] for g in glossary}),
         title="Comprehensive Rules archive",
     )
     w.write("index.html", index)
@@ -92,21 +105,78 @@ def build_site(
     }
 
 
-def _page_key(p: Page) -> str:
-    return f"{__version__}:{p.old.sha256}:{p.new.sha256}"
+def _page_key(p: Page, digest: str) -> str:
+    return f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digest}"
 
 
-_NAV = {"index": "../index.html", "search": "../search.html", "history": "../rules/"}
+_NAV = {
+    "index": "../index.html",
+    "search": "../search.html",
+    "history": "../rules/",
+    "glossary": "../glossary/index.html",
+}
 
 
-def _render_pages(archive: str, root: str, pages: list[tuple[int, int, str]]) -> list[bool]:
+def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
+    """Previous and next release for every consecutive diff page."""
+    chain = [p for p in pages if p.role == "consecutive"]
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for k, p in enumerate(chain):
+        here: dict[str, dict[str, str]] = {}
+        if k > 0:
+            q = chain[k - 1]
+            here["prev"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
+        if k + 1 < len(chain):
+            q = chain[k + 1]
+            here["next"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
+        out[p.path] = here
+    return out
+
+
+def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
+    """For each version: number -> the address of that rule's history page."""
+    out: dict[int, dict[str, str]] = {v: {} for v in vids}
+    for (vid, number), lin in idx.at.items():
+        if vid in out:
+            out[vid][number] = idx.paths[lin]
+    return out
+
+
+def _render_pages(
+    archive: str,
+    root: str,
+    pages: list[tuple[int, int, str, dict[str, dict[str, str]]]],
+    addresses: dict[int, dict[str, str]],
+) -> list[bool]:
     """Worker: render diff pages from the archive (read only) and write them; whether each changed."""
     out = []
     with Archive.open(archive, create=False) as arc:
-        for a, b, rel in pages:
+        for a, b, rel, nav in pages:
             al = arc.alignment(f"#{a}", f"#{b}")
-            out.append(write_if_changed(Path(root), rel, to_html(al, site=_NAV)))
+
+            def rule_history(number: str, new_side: bool, a: int = a, b: int = b) -> str | None:
+                path = addresses[b if new_side else a].get(number)
+                return "../" + path if path else None
+
+            site = {**_NAV, **nav, "rule_history": rule_history}
+            out.append(write_if_changed(Path(root), rel, to_html(al, site=site)))
     return out
+
+
+def _ids_on(root: Path) -> Callable[[str], set[str]]:
+    """The ids a written page carries (read once per page), so links into it can name only real anchors."""
+    cache: dict[str, set[str]] = {}
+
+    def ids(rel: str) -> set[str]:
+        if rel not in cache:
+            f = root / rel
+            cache[rel] = set(_ID.findall(f.read_text("utf-8"))) if f.is_file() else set()
+        return cache[rel]
+
+    return ids
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
 
 
 def _file_names(versions: list[VersionRow]) -> dict[int, str]:
@@ -136,7 +206,31 @@ def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> l
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
 
 
-def _version_rows(versions: list[VersionRow], pages: list[Page], names: dict[int, str]) -> list[dict[str, Any]]:
+def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
+    """Per version, the keyword abilities and keyword actions it introduced, read from the data: rules that
+    first appear in it under a heading titled "Keyword Abilities" or "Keyword Actions" (702 and 701
+    today, 502 before 2009) that the previous version also has."""
+    heads: dict[tuple[int, str], str] = {}
+    for items in idx.by_lineage.values():
+        for _, vid, number, title, _ in items:
+            if number and "." not in number and title and "keyword" in title.casefold():
+                heads[(vid, number)] = title
+    out: dict[int, list[tuple[str, str]]] = {}
+    for items in idx.by_lineage.values():
+        _, vid, number, title, _ = min(items, key=lambda r: idx.order[r[1]])
+        k = idx.order[vid]
+        if k == 0 or not number or not title or number.count(".") != 1 or number[-1].isalpha():
+            continue
+        parent = number.split(".", 1)[0]
+        prev = idx.versions[k - 1].id
+        if (vid, parent) in heads and (prev, parent) in heads:
+            out.setdefault(vid, []).append((number, title))
+    return {vid: [t for _, t in sorted(xs, key=lambda x: _num_key(x[0]))] for vid, xs in out.items()}
+
+
+def _version_rows(
+    versions: list[VersionRow], pages: list[Page], names: dict[int, str], keywords: dict[int, list[str]]
+) -> list[dict[str, Any]]:
     into = {p.new.id: p for p in pages if p.role == "consecutive"}
     rows = []
     for v in versions:
@@ -152,6 +246,7 @@ def _version_rows(versions: list[VersionRow], pages: list[Page], names: dict[int
             {
                 "label": v.label,
                 "date": v.date,
+                "new": keywords.get(v.id, []),
                 "format": v.format,
                 "rules": v.rule_count,
                 "size": v.size,
@@ -193,117 +288,15 @@ def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
     }
 
 
-def _history_pages(
-    arc: Archive,
-    versions: list[VersionRow],
-    names: dict[int, str],
-    w: SiteWriter,
-    env: Any,
-    progress: Progress | None,
-) -> list[dict[str, Any]]:
-    """One page per lineage, from one pass over the rules table. Texts are fetched only for the pages that
-    are rendered: a page's key is built from body ids, so an unchanged lineage costs no text at all."""
+def _search(
+    arc: Archive, versions: list[VersionRow], idx: RuleIndex, glossary: list[dict[str, Any]], w: SiteWriter, env: Any
+) -> None:
+    """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
+    and glossary entries, each with the page it leads to."""
     order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.rule_index()
-    by_lineage: dict[int, list[tuple[Any, ...]]] = {}
-    # (version, parent number) -> [(child number, child lineage)]: a headed rule's page links its subrules.
-    kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
-    for row in rows:
-        by_lineage.setdefault(row[0], []).append(row)
-        number = row[2]
-        parent = _parent_number(number) if number else None
-        if number and parent is not None:
-            kids.setdefault((row[1], parent), []).append((number, row[0]))
-    template = env.get_template("history.html.j2")
-    listing = []
-    total = len(by_lineage)
-    for done, (lin, items) in enumerate(sorted(by_lineage.items())):
-        if progress and done % 250 == 0:
-            progress("history pages", done, total)
-        items.sort(key=lambda r: order[r[1]])
-        steps = []
-        prev_body = prev_number = None
-        for _, vid, number, title, body in items:
-            v = versions[order[vid]]
-            if body != prev_body or number != prev_number:
-                steps.append(
-                    {
-                        "from": v.label,
-                        "date": v.date,
-                        "to": v.label,
-                        "number": number,
-                        "title": title,
-                        "body": body,
-                        "renumbered": prev_number is not None and number != prev_number,
-                        "edited": prev_body is not None and body != prev_body,
-                    }
-                )
-            else:
-                steps[-1]["to"] = v.label
-            prev_body, prev_number = body, number
-        latest = steps[-1]
-        if latest["to"] == versions[-1].label:
-            # "to the present": a page whose rule did not change is not rewritten by the next release.
-            latest["to"] = None
-        name = f"rules/{lin}.html"
-        children_key = kids.get((items[-1][1], latest["number"] or ""), [])
-        key = hashlib.sha1(json.dumps([steps, children_key], sort_keys=True).encode("utf-8")).hexdigest()
-        entry = {
-            "lineage": lin,
-            "path": name,
-            "number": latest["number"],
-            "title": latest["title"] or "",
-            "last": latest["to"] or versions[-1].label,
-            "first": steps[0]["from"],
-        }
-        listing.append(entry)
-        if w.fresh(name, key):
-            continue
-        # Only pages that are rendered pay for their texts and word diffs.
-        texts = arc.body_texts(st["body"] for st in steps)
-        for step in steps:
-            step["text"] = texts[step["body"]]
-        for prev, step in zip(steps, steps[1:], strict=False):
-            step["diff"] = word_diff(prev["text"], step["text"]) if step["edited"] else None
-        steps[0]["diff"] = None
-        children = sorted(kids.get((items[-1][1], latest["number"] or ""), []), key=lambda c: _num_key(c[0]))
-        w.write(
-            name,
-            template.render(lineage=lin, steps=steps, latest=latest, versions=len(items), children=children),
-            key,
-        )
-    if progress:
-        progress("history pages", total, total)
-    listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), e["title"]))
-    w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=listing))
-    return listing
-
-
-_LETTERS_AT_END = re.compile(r"[a-z]+$")
-
-
-def _parent_number(number: str) -> str | None:
-    """The parent of a number written as text ("702.15b" -> "702.15" -> "702" -> "7"), by string
-    surgery: this runs once per rule per version, hundreds of thousands of times."""
-    if "." in number:
-        trimmed = _LETTERS_AT_END.sub("", number)
-        return trimmed if trimmed != number else number.split(".", 1)[0]
-    return number[0] if len(number) == 3 else None
-
-
-def _num_key(number: str | None) -> tuple[Any, ...]:
-
-    n = RuleNumber.try_parse(number or "")
-    return n.sort_key if n is not None else (99,)
-
-
-def _search(arc: Archive, versions: list[VersionRow], w: SiteWriter, env: Any) -> None:
-    """search.html and its prebuilt index (a script, so it loads from file:// with no server)."""
-    order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.search_rows()
     # One entry per distinct searchable text and lineage: typography-only variants collapse.
     acc: dict[tuple[str, int], list[Any]] = {}
-    for _, vid, number, lineage, search in rows:
+    for _, vid, number, lineage, search in arc.search_rows():
         k = order[vid]
         e = acc.get((search, lineage))
         if e is None:
@@ -313,9 +306,11 @@ def _search(arc: Archive, versions: list[VersionRow], w: SiteWriter, env: Any) -
                 e[3] = k
             if k > e[4]:
                 e[4], e[1], e[2] = k, number, lineage
-    labels = [v.label for v in versions]
-    entries = sorted(acc.values(), key=lambda e: (e[3], e[2] or 0, e[0]))
-    data = {"versions": labels, "entries": [[e[0], e[1], e[2], e[3], e[4]] for e in entries]}
+    rules = sorted(acc.values(), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
+    for g in glossary:
+        entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])
+    data = {"versions": [v.label for v in versions], "entries": entries}
     w.write(
         "search-index.js",
         "window.RULEDIFF_INDEX = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n",

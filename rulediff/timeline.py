@@ -3,8 +3,10 @@ versions that read the same, what changed at the start of each, and how much it 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 from .changes import Nature, nature_of
@@ -82,7 +84,7 @@ def stretches(entries: Iterable[tuple[Any, str | None, str | None, str, bool]]) 
         nature = edit_nature(_renumbered(prev.text, prev.number, number), text)
         if nature is not None:
             changes.append("edited")
-        diff = word_diff(_renumbered(prev.text, prev.number, number), text) if nature is not None else []
+        diff = whole_diff(_renumbered(prev.text, prev.number, number), text) if nature is not None else []
         out.append(
             Stretch(
                 v,
@@ -97,6 +99,44 @@ def stretches(entries: Iterable[tuple[Any, str | None, str | None, str, bool]]) 
             )
         )
     return out
+
+
+def whole_diff(old: str, new: str) -> list[Piece]:
+    """The word diff of a whole rule, line by line: lines are matched on their text without the leading
+    number first (a subrule inserted above shifts the letters of every one below), so only changed
+    stretches pay for a word diff and a shifted letter is one small change."""
+    a, b = _lines(old), _lines(new)
+    out: list[Piece] = []
+    matcher = SequenceMatcher(None, [_unnumbered(x) for x in a], [_unnumbered(y) for y in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for x, y in zip(a[i1:i2], b[j1:j2], strict=True):
+                out.extend([Piece(Op.EQUAL, x)] if x == y else word_diff(x, y))
+        elif tag == "delete":
+            out.append(Piece(Op.DELETE, "".join(a[i1:i2])))
+        elif tag == "insert":
+            out.append(Piece(Op.INSERT, "".join(b[j1:j2])))
+        else:
+            out.extend(word_diff("".join(a[i1:i2]), "".join(b[j1:j2])))
+    merged: list[Piece] = []
+    for p in out:
+        if merged and merged[-1].op == p.op and p.op != Op.MUTED:
+            merged[-1] = Piece(p.op, merged[-1].text + p.text)
+        elif p.text:
+            merged.append(p)
+    return merged
+
+
+_LEADING_NUMBER = re.compile(r"^[1-9]\d{0,2}(?:\.\d+[a-z]*)?\.? ")
+
+
+def _unnumbered(line: str) -> str:
+    return _LEADING_NUMBER.sub("", line)
+
+
+def _lines(text: str) -> list[str]:
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + [parts[-1]]
 
 
 def _renumbered(text: str, old: str | None, new: str | None) -> str:

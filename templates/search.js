@@ -1,11 +1,13 @@
-// Offline phrase search over the prebuilt index: which rule texts contain it, first and last seen.
+// Offline phrase search over the prebuilt index: rule texts and glossary entries that contain it, first and
+// last seen, each leading to its history page.
 (function () {
   "use strict";
   var data = window.RULEDIFF_INDEX || { versions: [], entries: [] };
   var input = document.querySelector("#search input[name=q]");
   var out = document.getElementById("results");
   var status = document.getElementById("status");
-  var lower = data.entries.map(function (e) { return e[0].toLowerCase(); });
+  var lower = data.entries.map(function (e) { return (e[5] === "g" ? e[1] + " " : "") + e[0].toLowerCase(); });
+  lower = lower.map(function (s) { return s.toLowerCase(); });
   function run() {
     var q = input.value.trim().toLowerCase();
     out.textContent = "";
@@ -15,12 +17,14 @@
       if (lower[i].indexOf(q) < 0) { continue; }
       var e = data.entries[i];
       var li = document.createElement("li");
+      li.className = e[5] === "g" ? "hit glossary" : "hit rule";
       var a = document.createElement("a");
-      a.href = "rules/" + e[2] + ".html";
+      a.href = e[2];
       a.textContent = e[1] || "(unnumbered)";
       var span = document.createElement("span");
       span.className = "counts";
-      span.textContent = " " + data.versions[e[3]] + (e[4] !== e[3] ? " \u2013 " + data.versions[e[4]] : "");
+      span.textContent = (e[5] === "g" ? " glossary, " : " ") + data.versions[e[3]] +
+        (e[4] !== e[3] ? " \u2013 " + data.versions[e[4]] : "");
       var p = document.createElement("p");
       p.textContent = e[0];
       li.appendChild(a);

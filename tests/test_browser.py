@@ -139,3 +139,77 @@ def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp
     assert first.text in ("702.13a", "702.15a")
     first.click()
     assert "Lifelink" in browser.find_element(By.TAG_NAME, "h1").text or "702.1" in browser.page_source
+
+
+@pytest.fixture(scope="module")
+def linked_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of four real releases cut small (2009-05 .. 2014-02): renumbering, glossary renames."""
+    from rulediff.archive import Archive
+    from rulediff.site import build_site
+
+    from .conftest import FIXTURES
+
+    root = tmp_path_factory.mktemp("linked")
+    releases = sorted((FIXTURES / "history" / "mana-burn-obsolete-2009").glob("cr-*.txt"))[:4]
+    with Archive.open(root / "a.sqlite") as arc:
+        for f in releases:
+            arc.add_file(f)
+        build_site(arc, root / "site")
+    return root / "site"
+
+
+def test_following_links_index_diff_history_and_back(browser: webdriver.Chrome, linked_site: Path) -> None:
+    browser.get((linked_site / "index.html").as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.versions-table tbody tr")
+    assert rows[0].text.startswith("2014-02-01"), "newest release first"
+    rows[0].find_element(By.CSS_SELECTOR, "td:nth-child(2) a").click()
+    assert "2011-02-04 \u2192 2014-02-01" in browser.find_element(By.TAG_NAME, "h1").text
+    newest = browser.current_url
+    assert not browser.find_elements(By.CSS_SELECTOR, "a[rel=next]"), "the newest diff has no next"
+
+    # A changed rule's history: the page is at the rule's number, and its last step is this release.
+    card = browser.find_element(By.CSS_SELECTOR, "article.change a.history")
+    heading = card.find_element(By.XPATH, "ancestor::article//h3").text.split()
+    number = next(w for w in heading if w[0].isdigit())
+    card.click()
+    assert browser.current_url.endswith(f"/rules/{number}.html")
+    assert number in browser.find_element(By.TAG_NAME, "h1").text
+    steps = browser.find_elements(By.CSS_SELECTOR, "ol.timeline li.step")
+    assert len(steps) >= 2
+    # Back to an older release's diff from an earlier step of the history.
+    older = steps[-2].find_element(By.CSS_SELECTOR, "a.release")
+    older.click()
+    assert browser.current_url.split("#")[0] != newest.split("#")[0]
+    assert "/diff/" in browser.current_url
+    fragment = browser.current_url.split("#", 1)[1] if "#" in browser.current_url else ""
+    if fragment:
+        assert browser.find_element(By.ID, fragment).is_displayed()
+    # previous / next release from any diff page
+    browser.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    assert "/diff/" in browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "a[rel=prev]").click()
+    assert "/diff/" in browser.current_url
+
+    # The glossary: a term followed through its rename.
+    browser.find_element(By.LINK_TEXT, "Glossary").click()
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Mana Burn").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Mana Burn (Obsolete)"
+    page = browser.find_element(By.CSS_SELECTOR, "ol.timeline").text.lower()
+    assert "renamed" in page and "from mana burn" in page and "no longer exists" in page
+
+    # Search finds a glossary entry and leads to its page.
+    browser.find_element(By.LINK_TEXT, "Search").click()
+    browser.find_element(By.CSS_SELECTOR, "#search input[name=q]").send_keys("no longer exists")
+    hit = browser.find_element(By.CSS_SELECTOR, "#results li.glossary a")
+    assert hit.text == "Mana Burn (Obsolete)"
+    hit.click()
+    assert browser.current_url.endswith("/glossary/mana-burn.html")
+
+    # What a reader sees: no matcher jargon outside the "why matched" toggles.
+    browser.get((linked_site / "rules" / "702.15.html").as_uri())
+    assert "lineage" not in browser.find_element(By.CSS_SELECTOR, "ol.timeline").text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.get((linked_site / "index.html").as_uri())
+    assert browser.save_screenshot(str(ARTIFACTS / "site-index.png"))
+    browser.get((linked_site / "rules" / "702.15.html").as_uri())
+    assert browser.save_screenshot(str(ARTIFACTS / "site-history.png"))

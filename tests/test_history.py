@@ -8,10 +8,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulediff.cli import main
 from rulediff.textdiff import Op, Piece
-from rulediff.timeline import edit_nature, marked_lines, stretches
+from rulediff.timeline import edit_nature, marked_lines, stretches, whole_diff
 
 from .conftest import FIXTURES
 
@@ -167,4 +169,37 @@ def test_marked_lines_flag_only_lines_an_edit_touches() -> None:
         (False, "702.15. Lifelink"),
         (True, "702.15a Lifelink is a [-triggered-]{+static+} ability."),
         (False, "702.15b \u201cquoted\u201d"),
+    ]
+
+
+_LINES = st.sampled_from(
+    [
+        "702.15. Lifelink",
+        "702.15a Lifelink is a static ability.",
+        "702.15b Lifelink is a triggered ability.",
+        "702.16b See rule 119.3.",
+        "702.16b See rule 120.3.",
+        "Example: A player controls Ajani\u2019s Pridemate.",
+        "Example: A player controls Ajani's Pridemate.",
+        "",
+    ]
+)
+
+
+@given(st.lists(_LINES, max_size=8), st.lists(_LINES, max_size=8))
+def test_whole_diff_rebuilds_both_sides(a: list[str], b: list[str]) -> None:
+    old, new = "\n".join(a), "\n".join(b)
+    d = whole_diff(old, new)
+    assert "".join(p.old if p.op == Op.MUTED else p.text for p in d if p.op != Op.INSERT) == old
+    assert "".join(p.text for p in d if p.op != Op.DELETE) == new
+
+
+def test_whole_diff_matches_lines_past_shifted_letters() -> None:
+    old = "702.13. Lifelink\n702.13a Static.\n702.13b Redundant."
+    new = "702.13. Lifelink\n702.13a Static.\n702.13b Damage.\n702.13c Redundant."
+    assert marked_lines(whole_diff(old, new)) == [
+        (False, "702.13. Lifelink"),
+        (False, "702.13a Static."),
+        (True, "{+702.13b Damage."),
+        (True, "+}[-702.13b-]{+702.13c+} Redundant."),
     ]

@@ -39,10 +39,11 @@ def test_2017_keywords_appear_in_history_with_inferred_numbers(site: Path) -> No
     flashback = [
         a
         for a in index.iter("a")
-        if a.getparent().text_content().strip().endswith("Flashback 2011-blog \u2013 2022-markdown")
+        if "Flashback 2011-blog \u2013 2022-markdown; was 702.31" in a.getparent().text_content()
     ]
     assert flashback, "Flashback's lineage spans 2011 to 2022"
     page = lxml.html.parse(str(site / "rules" / flashback[0].get("href"))).getroot().text_content()
+    assert flashback[0].get("href") == "../rules/702.34.html", "the page is at the rule's number now"
     assert "2017-judge" in page and "(unnumbered)" in page and "702.31" in page and "702.34" in page
     judge = lxml.html.parse(str(site / "diff" / "2011-blog--2017-judge.html")).getroot()
     assert "Impulse" in judge.text_content()

@@ -73,6 +73,16 @@ class QueryingArchive(AligningArchive):
             out.update(self.db.execute(q, chunk).fetchall())
         return out
 
+    def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
+        """The rule text and example texts of each body id."""
+        want = sorted(set(ids))
+        out: dict[int, tuple[str, list[str]]] = {}
+        for k in range(0, len(want), 500):
+            chunk = want[k : k + 500]
+            q = f"SELECT id, text, examples FROM bodies WHERE id IN ({','.join('?' * len(chunk))})"
+            out.update((i, (t, examples_from_row(e))) for i, t, e in self.db.execute(q, chunk))
+        return out
+
     def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
         """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
         in document order; the caller keeps those below it in the number tree."""

@@ -1,0 +1,89 @@
+"""The site's glossary: one page per term followed through every release and its renames, an A-Z index,
+and the entries the offline search looks through."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .archive import Archive, VersionRow
+from .links import plain
+from .site_history import file_slug
+from .terms import term_key
+from .timeline import stretches
+
+
+def write_glossary_pages(
+    arc: Archive, versions: list[VersionRow], diff_into: dict[int, str], w: Any, env: Any
+) -> list[dict[str, Any]]:
+    """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
+    last version index) for every distinct definition."""
+    order = {v.id: k for k, v in enumerate(versions)}
+    by_key: dict[str, dict[int, tuple[str, str]]] = {}
+    for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
+        by_key.setdefault(term_key(term), {}).setdefault(order[vid], (term, text))
+    template = env.get_template("glossary_term.html.j2")
+    used: set[str] = set()
+    listing: list[dict[str, Any]] = []
+    search: list[dict[str, Any]] = []
+    for key in sorted(by_key):
+        seen = by_key[key]
+        ks = sorted(seen)
+        name, n = file_slug(key), 2
+        while name in used:
+            name, n = f"{file_slug(key)}-{n}", n + 1
+        used.add(name)
+        path = f"glossary/{name}.html"
+        latest = seen[ks[-1]][0]
+        terms = list(dict.fromkeys(seen[k][0] for k in ks))
+        listing.append(
+            {
+                "path": name + ".html",
+                "term": latest,
+                "formerly": [t for t in terms if t != latest],
+                "first": versions[ks[0]].label,
+                "last": versions[ks[-1]].label,
+                "current": ks[-1] == len(versions) - 1,
+            }
+        )
+        texts: dict[str, list[int]] = {}
+        for k in ks:
+            texts.setdefault(seen[k][1], []).append(k)
+        for text, at in texts.items():
+            search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
+        pages_key = [diff_into.get(versions[k].id) for k in ks]
+        key_hash = hashlib.sha1(
+            json.dumps([[(k, *seen[k]) for k in ks], pages_key, len(versions)]).encode()
+        ).hexdigest()
+        if w.fresh(path, key_hash):
+            continue
+        entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
+        steps = []
+        for s in stretches(entries):
+            page = diff_into.get(s.first.id)
+            steps.append(
+                {
+                    "from": s.first.label,
+                    "to": None if order[s.last.id] == len(versions) - 1 else s.last.label,
+                    "term": s.name,
+                    "change": s.change,
+                    "nature": s.nature,
+                    "previous": s.previous,
+                    "quiet": s.quiet,
+                    "text": s.text,
+                    "diff": s.diff,
+                    "diff_link": "../" + page + "#glossary" if page and s.change != "first seen" else None,
+                    "link": plain,
+                }
+            )
+        gone = versions[ks[-1] + 1] if ks[-1] + 1 < len(versions) else None
+        w.write(
+            path,
+            template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
+            key_hash,
+        )
+    listing.sort(key=lambda e: e["term"].casefold())
+    w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
+    search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
+    return search

@@ -1,0 +1,289 @@
+"""The site's rule pages: one history page per rule lineage at a stable, number-based address, the whole rule
+at each stretch of releases, each step linked to the release's diff page, references linked to their rules."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .archive import Archive, VersionRow
+from .links import linker
+from .numbering import RuleNumber
+from .timeline import Stretch, stretches
+
+# (lineage, version id, number, title, body id), as Archive.rule_index gives them
+Row = tuple[int, int, str | None, str | None, int]
+Progress = Callable[[str, int, int], None]
+
+
+def file_slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-._").lower()
+    return (s or "untitled")[:60]
+
+
+def history_paths(rows: list[Row], versions: list[VersionRow]) -> dict[int, str]:
+    """A page address per lineage, from what readers know and the archive keeps however it is rebuilt:
+    the rule's number where it was last seen (``rules/702.15.html``), or its title when it never had
+    one. When several lineages end under one number, the most recent keeps the plain address and the
+    others add the release they ended in (``rules/702.15-until-2011-05-01.html``)."""
+    order = {v.id: k for k, v in enumerate(versions)}
+    first: dict[int, tuple[int, str, str]] = {}
+    last: dict[int, tuple[int, str | None, str | None]] = {}
+    for lin, vid, number, title, _ in rows:
+        k = order[vid]
+        if lin not in first or k < first[lin][0]:
+            first[lin] = (k, number or "", title or "")
+        if lin not in last or k > last[lin][0]:
+            last[lin] = (k, number, title)
+    groups: dict[str, list[int]] = {}
+    for lin, (_, number, title) in last.items():
+        base = number if number else "t-" + file_slug(title or "untitled")
+        groups.setdefault(base, []).append(lin)
+    out: dict[int, str] = {}
+    used: set[str] = set()
+    for base in sorted(groups):
+        lins = sorted(groups[base], key=lambda n: (-last[n][0], first[n], n))
+        for k, lin in enumerate(lins):
+            name = base if k == 0 else f"{base}-until-{file_slug(versions[last[lin][0]].label)}"
+            unique, n = name, 2
+            while unique in used:
+                unique, n = f"{name}-{n}", n + 1
+            used.add(unique)
+            out[lin] = f"rules/{unique}.html"
+    return out
+
+
+@dataclass(slots=True)
+class RuleIndex:
+    """What the rule pages need from one pass over every archived rule."""
+
+    versions: list[VersionRow]
+    order: dict[int, int]
+    by_lineage: dict[int, list[Row]]
+    # (version id, number) -> lineage: where a reference in that version's text points
+    at: dict[tuple[int, str], int]
+    # (version id, rule number) -> its subrules [(number, body id)], for rules read whole
+    kids: dict[tuple[int, str], list[tuple[str, int]]]
+    # (version id, heading or section number) -> the numbers directly below it
+    heads: dict[tuple[int, str], list[str]]
+    paths: dict[int, str]
+    # versions that are the whole rules (not a partial dump): only they can say a rule is gone
+    complete: set[int]
+
+    @classmethod
+    def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
+        rows = arc.rule_index()
+        order = {v.id: k for k, v in enumerate(versions)}
+        by_lineage: dict[int, list[Row]] = {}
+        at: dict[tuple[int, str], int] = {}
+        kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
+        heads: dict[tuple[int, str], list[str]] = {}
+        for row in rows:
+            lin, vid, number, _, body = row
+            by_lineage.setdefault(lin, []).append(row)
+            if number:
+                at.setdefault((vid, number), lin)
+                parent = _parent_number(number)
+                if parent is not None and "." in parent:  # a subrule of a rule: read with it
+                    kids.setdefault((vid, parent), []).append((number, body))
+                elif parent is not None:
+                    heads.setdefault((vid, parent), []).append(number)
+        for lst in kids.values():
+            lst.sort(key=lambda c: _num_key(c[0]))
+        complete = {v.id for v in versions if arc.coverage(v.id).complete}
+        return cls(versions, order, by_lineage, at, kids, heads, history_paths(rows, versions), complete)
+
+    def url(self, vid: int, number: str, up: str = "../") -> str | None:
+        lin = self.at.get((vid, number))
+        return up + self.paths[lin] if lin is not None else None
+
+    def digest(self) -> str:
+        """Changes whenever any page address does, so pages that link by address are rebuilt."""
+        return hashlib.sha1(json.dumps(sorted(self.paths.items())).encode("utf-8")).hexdigest()
+
+
+def write_history_pages(
+    arc: Archive,
+    idx: RuleIndex,
+    diff_into: dict[int, str],
+    page_ids: Callable[[str], set[str]],
+    w: Any,
+    env: Any,
+    progress: Progress | None,
+) -> list[dict[str, Any]]:
+    """One page per lineage; returns the listing for the rules index. A page's key is built from body ids
+    (and the site's addresses), so an unchanged lineage costs no text at all."""
+    versions, order = idx.versions, idx.order
+    template = env.get_template("history.html.j2")
+    digest = idx.digest()
+    listing: list[dict[str, Any]] = []
+    total = len(idx.by_lineage)
+    for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
+        if progress and done % 250 == 0:
+            progress("history pages", done, total)
+        items = sorted(items, key=lambda r: order[r[1]])
+        plan = [
+            (order[vid], number, title, body, tuple(idx.kids.get((vid, number or ""), ())))
+            for _, vid, number, title, body in items
+        ]
+        path = idx.paths[lin]
+        latest = items[-1]
+        numbers = _numbers(plan, versions)
+        listing.append(
+            {
+                "path": path,
+                "number": latest[2],
+                "title": latest[3] or "",
+                "first": versions[plan[0][0]].label,
+                "last": versions[plan[-1][0]].label,
+                "formerly": list(dict.fromkeys(n for n, _, _ in numbers if n not in (latest[2], "(unnumbered)"))),
+            }
+        )
+        gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
+        links = [diff_into.get(versions[k].id) for k, *_ in plan]
+        key = hashlib.sha1(
+            json.dumps(
+                [plan, path, digest, links, gone.label if gone else None, plan[-1][0] == len(versions) - 1]
+            ).encode("utf-8")
+        ).hexdigest()
+        if w.fresh(path, key):
+            continue
+        bodies = {b for *_, body, ks in plan for b in (body, *(kb for _, kb in ks))}
+        contents = arc.body_contents(bodies)
+        entries = []
+        prev_k = None
+        for k, number, title, body, ks in plan:
+            v = versions[k]
+            # Missing from a partial dump in between is not "gone and back".
+            follows = prev_k is not None and all(versions[j].id not in idx.complete for j in range(prev_k + 1, k))
+            entries.append(
+                (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
+            )
+            prev_k = k
+        steps = [_step_view(s, idx, diff_into, page_ids, plan) for s in stretches(entries)]
+        if steps and plan[-1][0] == len(versions) - 1:
+            steps[-1]["to"] = None  # "to today"
+        children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
+        w.write(
+            path,
+            template.render(
+                lineage=lin,
+                steps=steps,
+                latest={"number": latest[2], "title": latest[3]},
+                numbers=numbers,
+                versions=len(items),
+                children=children,
+                gone=gone.label if gone is not None else None,
+                gone_diff=("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
+            ),
+            key,
+        )
+    if progress:
+        progress("history pages", total, total)
+    listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
+    return listing
+
+
+def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
+    """A rule and its subrules, one node or example a line, as the rules print them."""
+
+    def line(n: str | None, text: str) -> str:
+        if n is None:
+            return text
+        return f"{n}{'' if n[-1].isalpha() else '.'} {text}"
+
+    lines = [line(number, own[0]), *own[1]]
+    for n, (text, examples) in kids:
+        lines.append(line(n, text))
+        lines.extend(examples)
+    return "\n".join(lines)
+
+
+def _step_view(
+    s: Stretch,
+    idx: RuleIndex,
+    diff_into: dict[int, str],
+    page_ids: Callable[[str], set[str]],
+    plan: list[tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]],
+) -> dict[str, Any]:
+    """A stretch for the template: its link to the release's diff page (at the rule, when that page has
+    it) and a linker that points references at the rules they named in that release."""
+    vid = s.first.id
+    page = diff_into.get(vid) if s.change != "first seen" or idx.order[vid] > 0 else None
+    link = None
+    if page is not None:
+        ids = page_ids(page)
+        prev = next((p for p in reversed(plan) if p[0] < idx.order[vid]), None)
+        here = next(p for p in plan if p[0] == idx.order[vid])
+        link = "../" + page + _fragment(prev, here, ids)
+    last = s.last.id
+    return {
+        "from": s.first.label,
+        "to": s.last.label,
+        "number": s.number,
+        "title": s.name,
+        "change": s.change,
+        "nature": s.nature,
+        "previous": s.previous,
+        "quiet": s.quiet,
+        "text": s.text,
+        "diff": s.diff,
+        "diff_link": link,
+        "link": linker(lambda n: idx.url(last, n)),
+    }
+
+
+def _fragment(prev: Any, here: Any, ids: set[str]) -> str:
+    """Where on the diff page this rule's change is: the first of its nodes that changed."""
+    candidates = []
+    if prev is None or prev[1] != here[1] or prev[3] != here[3]:
+        candidates.append(f"r{here[1]}")
+    old_kids = dict(prev[4]) if prev is not None else {}
+    new_kids = dict(here[4])
+    for n, b in here[4]:
+        if old_kids.get(n) != b:
+            candidates.append(f"r{n}")
+    for n in old_kids:
+        if n not in new_kids:
+            candidates.append(f"old-{n}")
+    candidates.append(f"r{here[1]}")
+    return next(("#" + c for c in candidates if c in ids), "")
+
+
+def _numbers(plan: list[Any], versions: list[VersionRow]) -> list[tuple[str, str, str]]:
+    out: list[tuple[str, str, str]] = []
+    for k, number, *_ in plan:
+        n = number or "(unnumbered)"
+        if out and out[-1][0] == n:
+            out[-1] = (n, out[-1][1], versions[k].label)
+        else:
+            out.append((n, versions[k].label, versions[k].label))
+    return out
+
+
+def _children(idx: RuleIndex, vid: int, number: str | None) -> list[str]:
+    """The rules directly below a heading or section in one release (a rule's subrules are on its page)."""
+    if not number or "." in number:
+        return []
+    return sorted(set(idx.heads.get((vid, number), [])), key=_num_key)
+
+
+_LETTERS_AT_END = re.compile(r"[a-z]+$")
+
+
+def _parent_number(number: str) -> str | None:
+    """The parent of a number written as text ("702.15b" -> "702.15" -> "702" -> "7"), by string
+    surgery: this runs once per rule per version, hundreds of thousands of times."""
+    if "." in number:
+        trimmed = _LETTERS_AT_END.sub("", number)
+        return trimmed if trimmed != number else number.split(".", 1)[0]
+    return number[0] if len(number) == 3 else None
+
+
+def _num_key(number: str | None) -> tuple[Any, ...]:
+    n = RuleNumber.try_parse(number or "")
+    return n.sort_key if n is not None else (99,)
