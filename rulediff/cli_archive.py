@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from .archive import AddResult, Archive
+from .archive import AddResult, Archive, VersionRow
+from .archive.identifying import Identified
 from .changes import reader_changes
 from .cli_base import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
@@ -43,10 +44,15 @@ def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResul
     if not quiet:
         for res in results:
             click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
-        for v, ident in found:
-            said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
-            click.echo(f"{'identified':<17} {v.label}  ({said})")
+        _identified(found)
     return results
+
+
+def _identified(found: list[tuple[VersionRow, Identified]]) -> None:
+    """One line per dump (re)identified against the archive's official releases."""
+    for v, ident in found:
+        said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
+        click.echo(f"{'identified':<17} {v.label}  ({said})")
 
 
 @main.group()
@@ -145,7 +151,8 @@ def archive_remove(version: str) -> None:
     """
     with _open(create=False) as arc:
         v = arc.remove(version)
-    click.echo(f"removed {v.label}")
+        click.echo(f"removed {v.label}")
+        _identified(record_identifications(arc))
 
 
 @archive.command("export")

@@ -86,8 +86,14 @@ def build_site(
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
+    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
+    labels = {v.id: v.label for v in versions}
+    matches = {labels[vid]: i.release_label for vid, i in arc.identified().items() if i.matched and vid in labels}
+    for row in rows:
+        row["matches"] = matches.get(row["label"])
     index = env.get_template("site_index.html.j2").render(
-        versions=list(reversed(_version_rows(versions, pages, names, new_keywords(idx)))),
+        versions=rows,
         pages=pages,
         chart=_chart(versions, pages),
         lineages=lineage_pages,

@@ -4,6 +4,7 @@ seeds' twins and their neighbours only, built once per session), through the lib
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from rulediff.manifest import Entry
 from rulediff.model import Coverage, Document, Rule, VersionInfo
 from rulediff.numbering import RuleNumber
 from rulediff.parsers import parse_file
+from rulediff.site import build_site
 from rulediff.textdiff import Op, Piece
 
 from .conftest import CORPUS, cr_file, needs_cr_corpus
@@ -233,11 +235,10 @@ def test_summarize_reads_from_the_dump_to_the_release() -> None:
 
 
 @needs_cr_corpus
-def test_archive_add_records_the_identification_and_places_the_dump_by_it(official: Path, tmp_path: Path) -> None:
-    import shutil
-
+def test_archive_add_records_the_identification_and_places_the_dump_by_it(tmp_path: Path) -> None:
     db = tmp_path / "with-blog.sqlite"
-    shutil.copy(official, db)
+    with Archive.open(db) as arc:
+        arc.add_many([Entry(cr_file(d)) for d in ("2010-07-16", "2010-10-01", "2011-02-04")])
     blog = str(CORPUS / "003_8b50984e948ebee1.txt")
     r = CliRunner().invoke(main, ["archive", "add", blog, "--archive", str(db)])
     assert r.exit_code == 0, r.output
@@ -260,6 +261,16 @@ def test_archive_add_records_the_identification_and_places_the_dump_by_it(offici
     # Adding it again is a no-op and does not identify it again.
     r = CliRunner().invoke(main, ["archive", "add", blog, "--archive", str(db)])
     assert r.exit_code == 0 and "identified" not in r.output
+    # The site's timeline says so too.
+    with Archive.open(db, create=False) as arc:
+        build_site(arc, tmp_path / "site")
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"2011-03-30 paste <small class=\"matches\">text matches 2010-10-01</small>", index)
+    assert index.count("text matches") == 1
+    # Without the release it matched, the dump is identified again against what is left.
+    r = CliRunner().invoke(main, ["archive", "remove", "2010-10-01", "--archive", str(db)])
+    assert r.exit_code == 0, r.output
+    assert "identified        2011-03-30 paste  (text matches 2011-02-04)" in r.output
 
 
 @needs_cr_corpus
