@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .changes import Alignment, Shown, shown_as
+from .changes import Alignment, Change, Shown, shown_as
 from .numbering import RuleNumber, letter_index
 
 
@@ -48,7 +48,18 @@ def _signature(a: RuleNumber, b: RuleNumber) -> tuple[Any, ...] | None:
             return None
     if a.rule is None and b.rule is None and a.heading is not None and b.heading is not None:
         return ("heading", None, None, b.heading - a.heading)
+    if a.letters and b.letters and a.parent is not None and b.parent is not None:
+        # Subrules that went to another rule together (613.6g-i became 613.7h-j): one run, no single shift.
+        try:
+            return ("subrules", str(a.parent), str(b.parent), 0, letter_index(b.letters) - letter_index(a.letters))
+        except KeyError:
+            return None
     return None
+
+
+def _travels_inside(al: Alignment, ch: Change, sig: tuple[Any, ...] | None) -> bool:
+    number = al.new.rules[ch.new[0]].number if ch.new else None
+    return sig is not None and sig[0] == "rule" and number is not None and bool(number.letters)
 
 
 def shifts(al: Alignment) -> list[ShiftRange]:
@@ -68,7 +79,13 @@ def shifts(al: Alignment) -> list[ShiftRange]:
         run.clear()
 
     for ch in al.changes:
-        if shown_as(ch) != Shown.RENUMBERED:
+        shown = shown_as(ch)
+        if shown != Shown.RENUMBERED:
+            if shown is not None and not _travels_inside(al, ch, sig):
+                # A rule shown elsewhere ends the run, so a range never spans a rule it does not hold
+                # (a subrule edited inside a run of shifted rules does not: the rules still moved as one).
+                flush()
+                sig = None
             continue
         ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
         if ra.number is None or rb.number is None:
