@@ -73,7 +73,7 @@ def build_site(
             )
             for c in chunks
         ]
-        glossary = write_glossary_pages(arc, versions, diff_into, w, env)
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env)
         _search(arc, versions, idx, glossary, w, env)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):

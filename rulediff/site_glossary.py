@@ -8,21 +8,26 @@ import json
 from typing import Any
 
 from .archive import Archive, VersionRow
-from .links import plain
-from .site_history import file_slug
+from .links import linker
+from .site_history import RuleIndex, file_slug
 from .terms import term_key
 from .timeline import stretches
 
 
 def write_glossary_pages(
-    arc: Archive, versions: list[VersionRow], diff_into: dict[int, str], w: Any, env: Any
+    arc: Archive, versions: list[VersionRow], diff_into: dict[int, str], idx: RuleIndex, w: Any, env: Any
 ) -> list[dict[str, Any]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
-    last version index) for every distinct definition."""
+    last version index) for every distinct definition. "See rule 702.15" in a definition links to the
+    history of the rule that number named in that release."""
+    digest = idx.digest()
     order = {v.id: k for k, v in enumerate(versions)}
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
         by_key.setdefault(term_key(term), {}).setdefault(order[vid], (term, text))
+    # Only a release with a glossary can say a term is gone (a partial dump has none).
+    with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
+    last_glossary = with_glossary[-1] if with_glossary else -1
     template = env.get_template("glossary_term.html.j2")
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
@@ -44,7 +49,7 @@ def write_glossary_pages(
                 "formerly": [t for t in terms if t != latest],
                 "first": versions[ks[0]].label,
                 "last": versions[ks[-1]].label,
-                "current": ks[-1] == len(versions) - 1,
+                "current": ks[-1] >= last_glossary,
             }
         )
         texts: dict[str, list[int]] = {}
@@ -54,7 +59,7 @@ def write_glossary_pages(
             search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
         pages_key = [diff_into.get(versions[k].id) for k in ks]
         key_hash = hashlib.sha1(
-            json.dumps([[(k, *seen[k]) for k in ks], pages_key, len(versions)]).encode()
+            json.dumps([[(k, *seen[k]) for k in ks], pages_key, digest, ks[-1] == len(versions) - 1]).encode()
         ).hexdigest()
         if w.fresh(path, key_hash):
             continue
@@ -74,10 +79,10 @@ def write_glossary_pages(
                     "text": s.text,
                     "diff": s.diff,
                     "diff_link": "../" + page + "#glossary" if page and s.change != "first seen" else None,
-                    "link": plain,
+                    "link": linker(lambda n, vid=s.last.id: idx.url(vid, n)),
                 }
             )
-        gone = versions[ks[-1] + 1] if ks[-1] + 1 < len(versions) else None
+        gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
         w.write(
             path,
             template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),

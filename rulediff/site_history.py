@@ -29,7 +29,7 @@ def history_paths(rows: list[Row], versions: list[VersionRow]) -> dict[int, str]
     """A page address per lineage, from what readers know and the archive keeps however it is rebuilt:
     the rule's number where it was last seen (``rules/702.15.html``), or its title when it never had
     one. When several lineages end under one number, the most recent keeps the plain address and the
-    others add the release they ended in (``rules/702.15-until-2011-05-01.html``)."""
+    others add the date of the release they ended in (``rules/702.15-until-2011-05-01.html``)."""
     order = {v.id: k for k, v in enumerate(versions)}
     first: dict[int, tuple[int, str, str]] = {}
     last: dict[int, tuple[int, str | None, str | None]] = {}
@@ -48,7 +48,7 @@ def history_paths(rows: list[Row], versions: list[VersionRow]) -> dict[int, str]
     for base in sorted(groups):
         lins = sorted(groups[base], key=lambda n: (-last[n][0], first[n], n))
         for k, lin in enumerate(lins):
-            name = base if k == 0 else f"{base}-until-{file_slug(versions[last[lin][0]].label)}"
+            name = base if k == 0 else f"{base}-until-{file_slug(versions[last[lin][0]].date)}"
             unique, n = name, 2
             while unique in used:
                 unique, n = f"{name}-{n}", n + 1

@@ -196,6 +196,8 @@ def test_following_links_index_diff_history_and_back(browser: webdriver.Chrome, 
     assert browser.find_element(By.TAG_NAME, "h1").text == "Mana Burn (Obsolete)"
     page = browser.find_element(By.CSS_SELECTOR, "ol.timeline").text.lower()
     assert "renamed" in page and "from mana burn" in page and "no longer exists" in page
+    ref = browser.find_element(By.CSS_SELECTOR, "ol.timeline a.ref")  # "See rule 300.3." leads to that rule
+    assert ref.text == "300.3" and ref.get_attribute("href").endswith("/rules/300.3.html")
 
     # Search finds a glossary entry and leads to its page.
     browser.find_element(By.LINK_TEXT, "Search").click()

@@ -79,3 +79,32 @@ def test_every_link_in_the_site_resolves(site: Path) -> None:
 def test_labels_never_escape_the_site_folder(label: str) -> None:
     s = slug(label)
     assert "/" not in s and "\\" not in s and not s.startswith(".") and s
+
+
+def test_history_addresses_survive_rebuilding_the_archive(site: Path, tmp_path: Path) -> None:
+    """Another archive of the same releases, added one by one newest first (other lineage ids): the same
+    page addresses, at the rules' current numbers."""
+    with Archive.open(tmp_path / "b.sqlite") as arc:
+        for item in reversed(entries([str(CORPUS)])):
+            arc.add_many([item])
+        build_site(arc, tmp_path / "out")
+    names = sorted(p.name for p in (site / "rules").glob("*.html"))
+    assert names == sorted(p.name for p in (tmp_path / "out" / "rules").glob("*.html"))
+    assert {"702.15.html", "702.34.html", "601.2.html"} <= set(names)
+    assert "lineage" not in (site / "rules" / "702.15.html").read_text("utf-8").split('<details class="why">')[0]
+
+
+def test_index_is_newest_first_with_one_date_column(site: Path) -> None:
+    index = lxml.html.parse(str(site / "index.html")).getroot()
+    head = [th.text_content() for th in index.xpath("//table[@class='versions-table']//th")]
+    assert head[0] == "Release" and "Date" not in head and "Version" not in head
+    first = [tr.xpath("td")[0].text_content() for tr in index.xpath("//table[@class='versions-table']/tbody/tr")]
+    assert first[0].startswith("2024-dataset") and first[-1].startswith("2011-2014-rst")
+
+
+def test_diff_pages_link_previous_next_and_histories(site: Path) -> None:
+    page = lxml.html.parse(str(site / "diff" / "2017-judge--2022-markdown.html")).getroot()
+    assert page.xpath("//a[@rel='prev']/@href") == ["../diff/2011-blog--2017-judge.html"]
+    assert page.xpath("//a[@rel='next']/@href") == ["../diff/2022-markdown--2024-dataset.html"]
+    histories = page.xpath("//article//a[@class='history']/@href")
+    assert "../rules/702.15.html" in histories or any(h.startswith("../rules/702.") for h in histories)
