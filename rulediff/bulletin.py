@@ -23,7 +23,8 @@ def _slug(label: str) -> str:
 class Links:
     """Where a rule number points in a site written by ``rulediff report`` under ``base``: the rule's
     card on this release's diff page (``diff/OLD--NEW.html#r605.1a``) when it changed in this release,
-    otherwise the site's list of every rule (``rules/index.html``)."""
+    otherwise the rule's history page, which the site keeps at the rule's current number
+    (``rules/704.html``)."""
 
     def __init__(self, base: str, notes: Notes) -> None:
         self.base = base.rstrip("/")
@@ -35,7 +36,7 @@ class Links:
     def rule(self, number: str) -> str:
         if number in self.anchored:
             return f"{self.page}#r{number}"
-        return f"{self.base}/rules/index.html"
+        return f"{self.base}/rules/{number}.html"
 
 
 def _all_entries(notes: Notes) -> list[Entry]:

@@ -50,9 +50,13 @@ def test_link_base_links_numbers_and_references(tmp_path) -> None:  # type: igno
     page = "https://x.test/cr/diff/2030-01-01--2030-02-01.html"
     assert f"**[702.2]({page}#r702.2)** Defender" in md
     assert f"### [702.4b]({page}#r702.4b) (in 702.4 Lifelink)" in md
-    # "See rule 702.2" in the new glossary entry links too; an unchanged rule goes to the list of rules.
+    # "See rule 702.2" in the new glossary entry links too; a rule not changed here goes to its history page.
     assert f"See rule [702.2]({page}#r702.2)." in md
-    assert "https://x.test/cr/rules/index.html" in md or "rule 100" not in md
+    from rulediff.bulletin import Links
+    from rulediff.notes import build_notes
+
+    links = Links("https://x.test/cr/", build_notes(align(parse(str(PAIR / "old.txt")), parse(str(PAIR / "new.txt")))))
+    assert links.rule("100.1") == "https://x.test/cr/rules/100.1.html", "the site keeps history at the number"
     assert "wrote" in r.stderr and "7 changes to read" in r.stderr
 
 
