@@ -106,6 +106,13 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
 
 
 def history(arc: Archive, query: str, as_of: str | None = None) -> History:
+    """The lineage ``query`` names, read in one snapshot of the archive (an add running meanwhile is not
+    half seen)."""
+    with arc.snapshot():
+        return _history(arc, query, as_of)
+
+
+def _history(arc: Archive, query: str, as_of: str | None) -> History:
     lineage = find_lineage(arc, query, as_of)
     versions = arc.versions()
     order = {v.id: k for k, v in enumerate(versions)}

@@ -46,6 +46,14 @@ def build_site(
     returns counts of what was written."""
     root = Path(out)
     prepare_folder(root, force=force)
+    # Bridges between partial dumps are not stored by 'add': store them first, in their own transaction.
+    arc.ensure_alignments(arc.bridges(), "bridge")
+    # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
+    with arc.snapshot():
+        return _build(arc, root, progress)
+
+
+def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int]:
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)
@@ -56,8 +64,6 @@ def build_site(
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     digest = idx.digest()
     todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digest))]
-    # Bridges between partial dumps are not stored by 'add'.
-    arc.ensure_alignments([(p.old.id, p.new.id) for p in todo], "bridge")
     nav = _neighbours(pages)
     # Diff pages render in two worker processes; the history pages link into them (to the rule's card,
     # when the page has one), so they are written once the diff pages are.

@@ -105,10 +105,14 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
         root.mkdir(exist_ok=True)
     except OSError as e:
         raise OutputError(f"cannot create the folder: {e.strerror}", source=str(root)) from None
-    if not force and not is_site(root) and any(root.iterdir()):
+    if is_site(root):
+        return
+    if not force and any(root.iterdir()):
         raise OutputError(
             "a folder with other files, not a rulediff site; choose an empty folder or use --force", source=str(root)
         )
+    # Stamp the folder before any page goes in, so a second build started meanwhile knows it is a site.
+    write_if_changed(root, STAMP, "{}\n")
 
 
 class SiteWriter:

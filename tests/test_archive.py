@@ -85,7 +85,9 @@ def test_same_date_different_bytes_is_a_re_release(tmp_path: Path) -> None:
         vs = arc.versions()
         assert [v.effective_date for v in vs] == ["2019-05-03", "2019-05-03"]
         assert vs[1].label.endswith("(re-release 2)")
-        assert arc.resolve("2019-05-03").id == vs[1].id  # the later publication wins the date
+        # A date names the version whose label it is; the re-release is named by its own label.
+        assert arc.resolve("2019-05-03").id == vs[0].id
+        assert arc.resolve(vs[1].label).id == vs[1].id
         al = arc.alignment(f"#{vs[0].id}", f"#{vs[1].id}")
         assert al.summary()["edited_substantive"] == 1
 
@@ -200,3 +202,35 @@ def test_lifelink_history_across_the_2009_rewrite_and_two_renumberings(tmp_path:
         assert old.title == "Reach"
         shown = show(arc, "702.15", "2011-05-01")
         assert shown.rule is not None and shown.rule.title == "Reach" and shown.version.label == "2011-05-01"
+
+
+def test_re_releases_are_ordered_by_publication_not_by_file_name(tmp_path: Path) -> None:
+    # '-' sorts before '.', so the re-release's file name comes first in the folder.
+    folder = tmp_path / "txt"
+    folder.mkdir()
+    (folder / "cr-20190503.txt").write_bytes(TINY.read_bytes())
+    later = TINY.read_bytes().replace(b"two or more players", b"two or more people", 1)
+    (folder / "cr-20190503-rerelease-20190520.txt").write_bytes(later)
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_many(entries([str(folder)]))
+        vs = arc.versions()
+        assert [(v.source, v.label, v.published) for v in vs] == [
+            ("cr-20190503.txt", "2019-05-03", None),
+            ("cr-20190503-rerelease-20190520.txt", "2019-05-03 (re-release 2)", "2019-05-20"),
+        ]
+        assert arc.resolve("2019-05-03").source == "cr-20190503.txt"
+        al = arc.alignment("2019-05-03", "2019-05-03 (re-release 2)")
+        assert al.old.version.sha256 != al.new.version.sha256 and al.summary()["edited_substantive"] == 1
+        assert arc.version_before("2019-05-10").source == "cr-20190503.txt"
+        assert arc.version_before("2019-05-20").source == "cr-20190503-rerelease-20190520.txt"
+
+
+def test_a_date_two_versions_share_resolves_only_by_label(tmp_path: Path) -> None:
+    changed = tmp_path / "second.txt"
+    changed.write_bytes(TINY.read_bytes().replace(b"two or more players", b"two or more people", 1))
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(TINY, label="first printing")
+        arc.add_file(changed, label="second printing")
+        with pytest.raises(ArchiveError, match="'2019-05-03' names 2 archived versions: 'first printing'.*'second pr"):
+            arc.resolve("2019-05-03")
+        assert arc.resolve("second printing").source == "second.txt"

@@ -101,6 +101,26 @@ def _over_the_cap(tmp: Path) -> list[str]:
     return ["parse", str(tmp / "huge.txt")]
 
 
+def _manifest(tmp: Path, effective: str, *, label: str = "", sha: str = "", encoding: str = "utf-8") -> str:
+    """A folder with TINY and a MANIFEST row for it."""
+    folder = tmp / "corpus"
+    folder.mkdir()
+    (folder / "r\u00e8gles.txt").write_bytes(TINY.read_bytes())
+    text = "file\tlabel\teffective\tformat\tsha256\tprovenance\n"
+    text += f"r\u00e8gles.txt\t{label}\t{effective}\t\t{sha}\tcopied \u2018by hand\u2019\n"
+    (folder / "MANIFEST").write_bytes(text.encode(encoding))
+    return str(folder)
+
+
+def _archive_add(folder: str, tmp: Path) -> list[str]:
+    return ["--archive", str(tmp / "a.sqlite"), "archive", "add", folder]
+
+
+def _archived(tmp: Path, *command: str) -> list[str]:
+    CliRunner().invoke(main, ["--archive", str(tmp / "a.sqlite"), "archive", "add", str(TINY)])
+    return [command[0], "--archive", str(tmp / "a.sqlite"), *command[1:]]
+
+
 def _report_into_users_folder(tmp: Path) -> list[str]:
     (tmp / "mine").mkdir()
     (tmp / "mine" / "thesis.tex").write_text("keep me")
@@ -216,6 +236,65 @@ CASES = [
     Case("an endless device (/dev/zero)", lambda t: ["parse", "/dev/zero"], 2, "goes on past", "/dev/zero:"),
     Case("a FIFO nobody writes to", _fifo_without_writer, 2, "file is empty", "waiting.txt:"),
     Case("a file over the input cap", _over_the_cap, 2, "refusing inputs over", "huge.txt:"),
+    Case(
+        "MANIFEST effective date that is no day",
+        lambda t: _archive_add(_manifest(t, "2026-13-45"), t),
+        2,
+        "effective date '2026-13-45': no such day; expected YYYY-MM-DD, e.g. 2026-01-16",
+        "MANIFEST:2:",
+    ),
+    Case(
+        "MANIFEST effective date in words",
+        lambda t: _archive_add(_manifest(t, "yesterday"), t),
+        2,
+        "effective date 'yesterday': not a date; expected YYYY-MM-DD",
+        "MANIFEST:2:",
+    ),
+    Case(
+        "MANIFEST label that is no day",
+        lambda t: _archive_add(_manifest(t, "2019-05-03", label="2019-02-30"), t),
+        2,
+        "label '2019-02-30': no such day",
+        "MANIFEST:2:",
+    ),
+    Case(
+        "MANIFEST sha256 that does not match the file",
+        lambda t: _archive_add(_manifest(t, "2019-05-03", sha="0" * 64), t),
+        2,
+        "not " + "0" * 64 + " as listed",
+        "MANIFEST:2:",
+    ),
+    Case(
+        "MANIFEST sha256 that is not a digest",
+        lambda t: _archive_add(_manifest(t, "2019-05-03", sha="abc"), t),
+        2,
+        "not 64 hexadecimal digits",
+        "MANIFEST:2:",
+    ),
+    Case(
+        "MANIFEST in cp1252 (read like any text input)",
+        lambda t: _archive_add(_manifest(t, "2019-05-03", encoding="cp1252"), t),
+        0,
+        "added",
+    ),
+    Case(
+        "MANIFEST with a UTF-8 BOM",
+        lambda t: _archive_add(_manifest(t, "2019-05-03", encoding="utf-8-sig"), t),
+        0,
+        "added",
+    ),
+    Case(
+        "--as-of in words",
+        lambda t: _archived(t, "history", "100.1", "--as-of", "yesterday"),
+        2,
+        "--as-of 'yesterday': not a date; expected YYYY-MM-DD, e.g. 2026-01-16",
+    ),
+    Case(
+        "--as-of that is no day",
+        lambda t: _archived(t, "show", "100.1", "--as-of", "2026-02-30"),
+        2,
+        "--as-of '2026-02-30': no such day",
+    ),
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
 ]

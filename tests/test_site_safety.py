@@ -36,7 +36,7 @@ def layout(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _untouched(outside: Path) -> None:
-    assert sorted(p.name for p in outside.iterdir()) == ["page.html", "x"]
+    assert sorted(p.name for p in outside.iterdir() if p.name != STAMP) == ["page.html", "x"]
     assert (outside / "x").read_text() == "keep me" and (outside / "page.html").read_text() == "keep me too"
 
 
@@ -84,8 +84,10 @@ def test_a_folder_of_other_files_is_refused_without_force(layout: tuple[Path, Pa
     _, outside = layout
     with pytest.raises(OutputError, match="not a rulediff site"):
         prepare_folder(outside)
-    prepare_folder(outside, force=True)
+    assert not (outside / STAMP).exists()
+    prepare_folder(outside, force=True)  # now it is a site too: our stamp, the user's files as they were
     _untouched(outside)
+    assert (outside / STAMP).is_file()
 
 
 def test_report_into_a_folder_of_the_users_files(layout: tuple[Path, Path], tmp_path: Path) -> None:

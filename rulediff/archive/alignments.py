@@ -51,18 +51,20 @@ class AligningArchive(ArchiveBase):
 
     def alignment(self, old: str, new: str) -> Alignment:
         """The alignment of two archived versions: stored for neighbours, computed (and kept) otherwise."""
-        a, b = self.resolve(old).id, self.resolve(new).id
-        if (a, b) in self._alignments:
-            return self._alignments[(a, b)]
-        if not self.has_alignment(a, b):
-            with self.transaction():
-                self.ensure_alignment(a, b, "on request")
+        with self.snapshot():
+            a, b = self.resolve(old).id, self.resolve(new).id
             if (a, b) in self._alignments:
                 return self._alignments[(a, b)]
-        (blob,) = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
-        al = decode_alignment(self.document(a), self.document(b), blob)
-        self._alignments[(a, b)] = al
-        return al
+            row = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+            if row is not None:
+                al = decode_alignment(self.document(a), self.document(b), row[0])
+                self._alignments[(a, b)] = al
+                return al
+        with self.transaction():
+            self.ensure_alignment(a, b, "on request")
+        if (a, b) not in self._alignments:  # another process stored it first
+            return self.alignment(f"#{a}", f"#{b}")
+        return self._alignments[(a, b)]
 
     def pairs(self, a: int, b: int) -> list[Pair]:
         """(kind, old positions, new positions) of a stored alignment, without rebuilding documents."""

@@ -3,18 +3,20 @@ Documents rebuilt from their stored rows (kept in a small cache)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..changes import Alignment
-from ..errors import ArchiveError
+from ..dates import check_day
+from ..errors import ArchiveError, RulediffError
 from ..model import Coverage, Document
 from ..numbering import RuleNumber
 from .codec import Encoded, Pair, coverage_from_json, document_from_parts
-from .rows import VERSION_COLS, Lru, VersionRow
+from .rows import VERSION_COLS, VERSION_ORDER, Lru, VersionRow
 
 # Rebuilt documents kept in memory (a full release is a few MB of objects).
 DOCUMENT_CACHE = 12
@@ -89,6 +91,22 @@ class ArchiveBase:
                 if self.arc.db.in_transaction:
                     self.arc.db.execute("ROLLBACK")
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees the archive as it was at the first one, whatever other processes commit
+        meanwhile (write-ahead logging keeps that snapshot without blocking them). Nothing inside may
+        write. Inside a transaction already, it is that transaction."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN DEFERRED")
+        try:
+            self.db.execute("SELECT count(*) FROM versions").fetchone()  # the snapshot starts at a read
+            yield
+        finally:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT")
+
     def transaction(self) -> ArchiveBase._Tx:
         """All or nothing: an exception (or Ctrl-C) inside rolls everything back; a killed process
         leaves SQLite's journal, which rolls back on the next open."""
@@ -97,7 +115,7 @@ class ArchiveBase:
     # -- versions -------------------------------------------------------------------------------
 
     def versions(self) -> list[VersionRow]:
-        rows = self.db.execute(f"SELECT {VERSION_COLS} FROM versions ORDER BY sort_date, seq").fetchall()
+        rows = self.db.execute(f"SELECT {VERSION_COLS} FROM versions ORDER BY {VERSION_ORDER}").fetchall()
         return [VersionRow(*r) for r in rows]
 
     def version_by_sha(self, sha: str) -> VersionRow | None:
@@ -105,30 +123,40 @@ class ArchiveBase:
         return VersionRow(*row) if row is not None else None
 
     def resolve(self, ref: str) -> VersionRow:
-        """A version by id ("#3"), sha256 prefix, label, effective date or era; the latest re-release
-        wins a date shared by two files."""
+        """A version by id ("#3"), label, sha256 prefix, effective date or era. A date or era shared by
+        several versions (a re-release) names the one whose label it is, or else is an error listing them."""
         vs = self.versions()
         ref = ref.strip()
         tests: list[Callable[[VersionRow], bool]] = [
             lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
-            lambda v: v.effective_date == ref,
             lambda v: v.label == ref,
-            lambda v: v.era == ref,
             lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
+            lambda v: v.effective_date == ref,
+            lambda v: v.era == ref,
         ]
         for test in tests:
             hits = [v for v in vs if test(v)]
+            if len(hits) == 1:
+                return hits[0]
             if hits:
-                return hits[-1]
+                names = "; ".join(f"{v.label!r} (#{v.id}, {v.source})" for v in hits)
+                raise ArchiveError(
+                    f"{ref!r} names {len(hits)} archived versions: {names}; name one by its label or #id",
+                    source=str(self.path),
+                )
         near = ", ".join(v.label for v in vs[-5:]) or "none yet"
         raise ArchiveError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
 
     def version_before(self, as_of: str) -> VersionRow:
-        """The version in force on a day: the last one whose date is on or before it."""
-        vs = [v for v in self.versions() if v.sort_date <= as_of]
+        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before."""
+        try:
+            day = check_day(as_of, what="--as-of")
+        except RulediffError as e:
+            raise ArchiveError(e.message, source=str(self.path)) from None
+        vs = [v for v in self.versions() if v.in_force_from <= day]
         if not vs:
-            raise ArchiveError(f"no archived version in force on {as_of}", source=str(self.path))
-        return vs[-1]
+            raise ArchiveError(f"no archived version in force on {day}", source=str(self.path))
+        return max(vs, key=lambda v: (v.in_force_from, v.sort_date, v.seq))
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sqlite3
 import zlib
 from collections.abc import Callable
@@ -13,7 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..errors import ArchiveError
+from ..dates import check_day, looks_like_day
+from ..errors import ArchiveError, RulediffError
 from ..manifest import Entry
 from ..model import Document
 from ..parsers import parse_bytes, read_input
@@ -21,8 +23,10 @@ from .base import environment_error
 from .codec import document_extra, rule_row, senses_json
 from .identifying import IdentifyingArchive
 from .ingest import read_and_parse
-from .rows import AddResult, VersionRow, default_path, sort_date_of
+from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
+
+_RERELEASE = re.compile(r" \(re-release \d+\)")
 
 
 class Archive(IdentifyingArchive):
@@ -76,49 +80,83 @@ class Archive(IdentifyingArchive):
         fmt: str | None = None,
         progress: Callable[[str], None] | None = None,
         parsed: Document | None = None,
+        published: str | None = None,
     ) -> AddResult:
         """Archive one file: parse, store, align with its neighbours, carry lineages. Re-adding the same
-        bytes is a no-op; the same date with other bytes is a re-release."""
+        bytes is a no-op; the same date with other bytes is a re-release, labelled by publication order.
+        Whether the bytes are new and what label they get are decided inside the write transaction, so two
+        processes adding at once cannot both add one file or both take one label."""
         sha = hashlib.sha256(data).hexdigest()
         same = self.version_by_sha(sha)
         if same is not None:
             return AddResult(same, "already archived")
         doc = parsed if parsed is not None else parse_bytes(data, source, fmt)
         eff = effective or (doc.version.effective_date.isoformat() if doc.version.effective_date else None)
+        if eff is not None:
+            eff = self._checked(eff, "effective date", source)
+        if label is not None and looks_like_day(label):
+            label = self._checked(label, "label", source)
+        if published is not None:
+            published = self._checked(published, "publication date", source)
+        published = published or published_from_name(source, eff)
         era = era or doc.version.era
-        label = label or (eff if eff else doc.version.label)
+        base = label or (eff if eff else doc.version.label)
         sort_date = sort_date_of(eff, era)
-        clash = self.db.execute("SELECT count(*) FROM versions WHERE sort_date = ?", (sort_date,)).fetchone()[0]
-        if clash and label in {v.label for v in self.versions()}:
-            label = f"{label} (re-release {clash + 1})"
         with self.transaction():
+            same = self.version_by_sha(sha)
+            if same is not None:  # another process added these bytes while this one parsed them
+                return AddResult(same, "already archived")
             seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM versions").fetchone()[0]
             cur = self.db.execute(
                 "INSERT INTO versions(sha256, label, effective_date, era, sort_date, seq, format, source, provenance,"
-                " raw, size, rule_count, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " raw, size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     sha,
-                    label,
+                    base,
                     eff,
                     era,
                     sort_date,
                     seq,
                     doc.version.format,
-                    os.path.basename(source),
+                    printable(os.path.basename(source)),
                     provenance,
                     zlib.compress(data, 1),
                     len(data),
                     len(doc.rules),
                     document_extra(doc),
+                    published,
                 ),
             )
             vid = int(cur.lastrowid or 0)
+            rerelease = self._label_rereleases(sort_date, base)
             self._store_rules(vid, doc)
             self._docs[vid] = doc
             order = [v.id for v in self.versions()]
             self._relink(order.index(vid), progress)
         row = self.resolve(f"#{vid}")
-        return AddResult(row, "re-release" if clash else "added")
+        return AddResult(row, "re-release" if rerelease else "added")
+
+    def _checked(self, text: str, what: str, source: str) -> str:
+        try:
+            return check_day(text, what=what)
+        except RulediffError as e:
+            raise ArchiveError(e.message, source=source) from None
+
+    def _label_rereleases(self, sort_date: str, base: str) -> bool:
+        """Label the versions of one date that share a base label by publication: the first published keeps
+        the base label, later ones are "(re-release 2)", "(re-release 3)"... Was there more than one?"""
+        rows = self.db.execute(
+            f"SELECT id, label FROM versions WHERE sort_date = ? ORDER BY {VERSION_ORDER}", (sort_date,)
+        ).fetchall()
+        group = [
+            vid
+            for vid, label in rows
+            if label == base or (label.startswith(base) and _RERELEASE.fullmatch(label[len(base) :]) is not None)
+        ]
+        for k, vid in enumerate(group):
+            label = base if k == 0 else f"{base} (re-release {k + 1})"
+            self.db.execute("UPDATE versions SET label = ? WHERE id = ? AND label != ?", (label, vid, label))
+        return len(rows) > 1
 
     def add_file(self, path: str | os.PathLike[str], **kw: Any) -> AddResult:
         return self.add(read_input(path), str(path), **kw)
@@ -139,6 +177,13 @@ class Archive(IdentifyingArchive):
             futures = [pool.submit(read_and_parse, str(e.path), e.format, known) for e in items]
             for entry, fut in zip(items, futures, strict=True):
                 data, doc, ahead = fut.result()
+                got = hashlib.sha256(data).hexdigest()
+                if entry.sha256 is not None and got != entry.sha256:
+                    raise ArchiveError(
+                        f"sha256 of {printable(entry.path.name)} is {got}, not {entry.sha256} as listed; "
+                        "the file changed or the row is wrong",
+                        source=entry.row,
+                    )
                 if ahead is not None:
                     self._precomputed[(ahead[0], hashlib.sha256(data).hexdigest())] = ahead[1]
                 res = self.add(
@@ -151,6 +196,7 @@ class Archive(IdentifyingArchive):
                     fmt=entry.format,
                     progress=progress,
                     parsed=doc,
+                    published=entry.published,
                 )
                 out.append(res)
                 if on_added is not None:

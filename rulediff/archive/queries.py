@@ -119,6 +119,10 @@ class QueryingArchive(AligningArchive):
         if not words:
             raise ArchiveError("search needs at least one word", source=str(self.path))
         query = '"' + " ".join(words) + '"'
+        with self.snapshot():
+            return self._search(query, limit)
+
+    def _search(self, query: str, limit: int) -> list[dict[str, Any]]:
         try:
             bodies = [
                 b

@@ -9,9 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from ..dates import days_in_name
+
 DEFAULT_NAME = "rulediff.sqlite"
 ENV_VAR = "RULEDIFF_ARCHIVE"
-VERSION_COLS = "id, label, effective_date, era, sort_date, format, source, provenance, sha256, size, rule_count, seq"
+VERSION_COLS = (
+    "id, label, effective_date, era, sort_date, format, source, provenance, sha256, size, rule_count, seq, published"
+)
+# Versions in order: by date, then re-releases of one date by when they were published, then by arrival.
+VERSION_ORDER = "sort_date, coalesce(published, sort_date), seq"
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -50,10 +56,16 @@ class VersionRow:
     size: int
     rule_count: int
     seq: int
+    published: str | None = None  # a later publication of the same date's rules (a re-release)
 
     @property
     def date(self) -> str:
         return self.effective_date or self.era or self.sort_date
+
+    @property
+    def in_force_from(self) -> str:
+        """The first day this text was the rules: its date, or a re-release's later publication."""
+        return max(self.sort_date, self.published or self.sort_date)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +87,16 @@ def sort_date_of(effective: str | None, era: str | None) -> str:
         return f"{m[1]}-{m[2] or '01'}-{m[3] or '01'}"
     first = re.search(r"\b(1[89]\d\d|20\d\d)\b", era or "")  # a range like "2011-2014": its start
     return f"{first[1]}-01-01" if first else "9999-12-31"
+
+
+def published_from_name(source: str, effective: str | None) -> str | None:
+    """A re-release's publication day from its file name: the latest day the name gives, when it is later
+    than the effective date ("cr-20260807-rerelease-20260819.txt" -> 2026-08-19)."""
+    days = days_in_name(os.path.basename(source))
+    latest = max(days, default=None)
+    return latest if latest is not None and effective is not None and latest > effective else None
+
+
+def printable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by the OS as surrogates) become U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -115,6 +115,12 @@ def _identifications(db: sqlite3.Connection) -> None:
     )
 
 
+@migration(3, "publication day of re-releases; the engine that made each stored alignment")
+def _published_and_engine(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE versions ADD COLUMN published TEXT")
+    db.execute("ALTER TABLE alignments ADD COLUMN engine TEXT NOT NULL DEFAULT ''")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():
