@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from typing import Any
 
 from .archive import Archive, VersionRow
@@ -12,6 +13,10 @@ from .links import linker
 from .site_history import RuleIndex, file_slug
 from .terms import term_key
 from .timeline import stretches
+
+
+def _rule_url(idx: RuleIndex, vid: int, number: str) -> str | None:
+    return idx.url(vid, number)
 
 
 def write_glossary_pages(
@@ -79,7 +84,7 @@ def write_glossary_pages(
                     "text": s.text,
                     "diff": s.diff,
                     "diff_link": "../" + page + "#glossary" if page and s.change != "first seen" else None,
-                    "link": linker(lambda n, vid=s.last.id: idx.url(vid, n)),
+                    "link": linker(partial(_rule_url, idx, s.last.id)),
                 }
             )
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
