@@ -1,0 +1,151 @@
+"""Every consecutive pair of official releases: the same counts in stderr's line, the Markdown, the HTML,
+the notes JSON and the site (the archive's stored alignment); marks and excerpts on whole words; every
+edit shows its old and new text; HTML ids unique and every link inside the page resolves."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from rulediff import align, parse
+from rulediff.archive import Archive
+from rulediff.bulletin import notes_dict, to_markdown
+from rulediff.changes import MUST_READ, Alignment, Shown, reader_changes, reader_counts
+from rulediff.manifest import entries
+from rulediff.marked import Passage
+from rulediff.notes import build_notes, headline
+from rulediff.report import to_html
+
+from .conftest import cr_txt_files, needs_cr_corpus
+
+pytestmark = [needs_cr_corpus, pytest.mark.sweep]
+
+FILES = cr_txt_files()
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Archive]:
+    path = tmp_path_factory.mktemp("corpus") / "a.sqlite"
+    with Archive.open(path) as arc:
+        arc.add_many(entries([str(f) for f in FILES]))
+        yield arc
+
+
+def _md_counts(md: str) -> Counter[str]:
+    """What the Markdown shows, counted from its text: new rules are '**N** ...' paragraphs under
+    'New rules', every other change a '### ' heading whose next line says what happened."""
+    c: Counter[str] = Counter()
+    part = ""
+    lines = md.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith("## "):
+            part = line[3:]
+        elif part == "New rules" and line.startswith("**"):
+            c["added"] += 1
+        elif part == "Changes" and line.startswith("### "):
+            label = lines[k + 2]
+            kind = (
+                "removed"
+                if label == "*Removed.*"
+                else "moved"
+                if label.startswith("*Moved from")
+                else "split"
+                if " was split into " in label
+                else "merged"
+                if " were merged into " in label
+                else "edited"
+            )
+            c[kind] += 1
+        elif part == "Glossary" and line.startswith("### "):
+            c["glossary"] += 1
+    return c
+
+
+def _whole_words(p: Passage, full: str) -> None:
+    text = p.text
+    at = 0
+    spans: list[list[int]] = []  # changed stretches: consecutive changed runs (a reference is a run of its own)
+    for r in p.runs:
+        if r.changed and spans and spans[-1][1] == at:
+            spans[-1][1] = at + len(r.text)
+        elif r.changed:
+            spans.append([at, at + len(r.text)])
+        if not r.gap:
+            assert r.text in full, f"excerpt not from the text: {r.text[:60]!r}"
+        at += len(r.text)
+    for s, e in spans:
+        before = text[s - 1] if s else " "
+        after = text[e] if e < len(text) else " "
+        assert before.isspace() and after.isspace(), f"mark cuts a word: {text[max(0, s - 20) : e + 20]!r}"
+    for gap in re.finditer("\u2026", text):
+        # An elision sits between whole words: a space (or the text's end) on its open side.
+        s, e = gap.start(), gap.end()
+        assert (s == 0 or text[s - 1] == " ") and (e == len(text) or text[e] == " "), text
+
+
+def _check_pair(al: Alignment, stored: dict[str, int]) -> None:
+    fresh = al.summary()
+    counts = {s.value: n for s, n in reader_counts(fresh).items()}
+    label = f"{al.old.version.label} -> {al.new.version.label}"
+    assert {s.value: n for s, n in reader_counts(stored).items()} == counts, f"site and CLI differ: {label}"
+    notes = build_notes(al)
+    assert notes.counts() == counts, label
+
+    md = to_markdown(al)
+    assert headline(fresh) in md.replace("\\", "")
+    shown_md = _md_counts(md)
+    for s in (*MUST_READ, Shown.GLOSSARY):
+        assert shown_md[s.value] == counts[s.value], f"Markdown {s.value}: {label}"
+    if reader_changes(fresh) == 0 and headline(fresh) == "No changes.":
+        assert "No changes." in md
+
+    tree = lxml.html.document_fromstring(to_html(al))
+    ids = [e.get("id") for e in tree.iter() if e.get("id")]
+    dup = [i for i, n in Counter(ids).items() if n > 1]
+    assert not dup, f"duplicate ids {dup[:5]}: {label}"
+    for a in tree.iter("a"):
+        href = a.get("href") or ""
+        if href.startswith("#"):
+            assert href[1:] in ids, f"{href} dangles: {label}"
+    cards = Counter(a.get("data-kind") for a in tree.iter("article"))
+    for s in (*MUST_READ, Shown.GLOSSARY):
+        assert cards[s.value] == counts[s.value], f"HTML {s.value}: {label}"
+    assert tree.find_class("headline")[0].text_content() == headline(fresh)
+
+    d = notes_dict(al)
+    assert d["counts"] == counts and d["headline"] == headline(fresh)
+
+    for e in [*notes.changes, *(e for g in notes.new_rules for e in g.entries)]:
+        for p in e.old:
+            _whole_words(p, e.old_text)
+        for p in e.new:
+            _whole_words(p, e.new_text)
+        if e.shown in (Shown.EDITED, Shown.MOVED) and e.old_text != e.new_text:
+            assert (e.old and e.new) or e.list_added or e.list_removed, f"{e.number} shows old and new: {label}"
+        elif e.shown == Shown.EDITED:
+            # The words stayed: an example changed, and shows its old and new text.
+            assert any(x.old and x.new or x.label != "Example changed" for x in e.examples), e.number
+            assert e.new, f"{e.number} shows its text: {label}"
+        assert e.label and not e.label.endswith(("(", ",")), e.label
+
+
+def test_every_consecutive_pair(archive: Archive) -> None:
+    versions = archive.versions()
+    assert len(versions) == len(FILES)
+    stored = archive.summaries()
+    by_name = {f.name: f for f in FILES}
+    previous = None
+    for v in versions:
+        doc = parse(str(by_name[Path(v.source).name]))
+        if previous is not None:
+            prev_v, prev_doc = previous
+            _check_pair(align(prev_doc, doc), stored[(prev_v.id, v.id)])
+            # The site's page for the pair is rendered from the archive's stored alignment.
+            site_page = lxml.html.document_fromstring(to_html(archive.alignment(f"#{prev_v.id}", f"#{v.id}")))
+            assert site_page.find_class("headline")[0].text_content() == headline(stored[(prev_v.id, v.id)])
+        previous = (v, doc)
