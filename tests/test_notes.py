@@ -32,7 +32,12 @@ def test_every_change_is_counted_once() -> None:
 
 def test_no_changes_says_so() -> None:
     doc = parse(str(PAIR / "old.txt"))
-    assert headline(align(doc, doc).summary()) == "No changes."
+    al = align(doc, doc)
+    assert headline(al.summary()) == "No changes."
+    md = to_markdown(al)
+    assert "No changes." in md and "## Changes" not in md and "Why:" not in md
+    page = lxml.html.document_fromstring(to_html(al))
+    assert page.find_class("empty")[0].text_content() == "No changes."
 
 
 def test_link_base_links_numbers_and_references(tmp_path) -> None:  # type: ignore[no-untyped-def]
