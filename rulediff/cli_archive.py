@@ -198,6 +198,8 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         if glossary and term is None:
             raise ArchiveError(f"no glossary term {query!r} in any archived version", source=str(arc.path))
         h = rule_history(arc, query, as_of) if term is None else None
+        # A term's story includes the rules that used it: when they stopped, so did the rule.
+        mentions = arc.search(query, limit=50) if term is not None and fmt == "text" else []
     if term is not None:
         if fmt == "json":
             click.echo(json.dumps(term.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
@@ -206,6 +208,15 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         else:
             names = [(s.name or "", s.first.label, s.last.label) for s in term.stretches]
             _print_timeline(f"{term.title} (glossary)", names, term.stretches, term.gone_after, substantive, whole)
+            if mentions:
+                click.echo(f"rules that mention {query!r} (rulediff history NUMBER --as-of DATE for one):")
+                for m in mentions[:8]:
+                    seen = (
+                        m["first_seen"]
+                        if m["first_seen"] == m["last_seen"]
+                        else f"{m['first_seen']} .. {m['last_seen']}"
+                    )
+                    click.echo(f"  {', '.join(m['numbers']) or '(unnumbered)':<16} {seen}")
         return
     assert h is not None
     if fmt == "json":

@@ -71,6 +71,9 @@ def test_glossary_term_followed_through_its_rename(arc: str) -> None:
     assert "  Mana Burn (Obsolete) 2009-07-11 .. 2014-05-01\n" in out
     assert "2009-07-11 .. 2014-02-01: Mana Burn (Obsolete) renamed and edited from 'Mana Burn'" in out
     assert "{+no longer exists+}" in out
+    # The rule that defined it, and when it stopped: the answer to "when did mana burn go?"
+    mentions = out.split("rules that mention 'mana burn'", 1)[1].splitlines()[1:]
+    assert [ln.split() for ln in mentions] == [["300.3", "2009-05-01"]]
     d = json.loads(run(arc, "history", "Mana Burn (Obsolete)", "--format", "json"))
     assert [t["term"] for t in d["terms"]] == ["Mana Burn", "Mana Burn (Obsolete)"]
     assert d["gone_after"] is None
@@ -93,7 +96,8 @@ def test_quiet_steps_are_collapsed_and_substantive_hides_them(arc: str) -> None:
     assert "2014-02-01: Lifelink edited (references only; collapsed)" in out
     assert "2014-05-01: Lifelink edited (typography only; collapsed)" in out
     quiet = run(arc, "history", "lifelink", "--glossary", "--substantive")
-    assert "collapsed" not in quiet and "2014-05-01" not in quiet.split("\n", 2)[2]
+    timeline = quiet.split("rules that mention", 1)[0]
+    assert "collapsed" not in timeline and "2014-05-01" not in timeline.split("\n", 2)[2]
     assert "(2 typography or cross-reference steps hidden by --substantive)" in quiet
     assert "2009-07-11 .. 2011-02-04: Lifelink edited" in quiet
 
