@@ -122,7 +122,7 @@ def whole_diff(old: str, new: str) -> list[Piece]:
     for p in out:
         if merged and merged[-1].op == p.op and p.op != Op.MUTED:
             merged[-1] = Piece(p.op, merged[-1].text + p.text)
-        elif p.text:
+        elif p.text or p.old:  # a muted piece may stand for removed whitespace
             merged.append(p)
     return merged
 
