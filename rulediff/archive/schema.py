@@ -121,6 +121,13 @@ def _published_and_engine(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE alignments ADD COLUMN engine TEXT NOT NULL DEFAULT ''")
 
 
+@migration(4, "bodies indexed by comparison text and digest")
+def _body_indexes(db: sqlite3.Connection) -> None:
+    # identify looks a dump's rule texts up among every stored body; without these it reads them all.
+    db.execute("CREATE INDEX bodies_norm ON bodies(norm)")
+    db.execute("CREATE INDEX bodies_digest ON bodies(digest)")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():

@@ -3,7 +3,6 @@ dump's scope (equal groups explain the dump equally), scored by how many of the 
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,14 +40,20 @@ def group_releases(arc: Archive, doc: Document, releases: list[VersionRow]) -> l
     ranges = scope_ranges(doc)
     wanted = {v.id for v in releases}
     levels = levels_carried(doc)
-    rows = [r for r in arc.rule_rows(ranges) if r[0] in wanted and (levels is None or level_of(r[1]) in levels)]
+    rows = arc.rule_rows(ranges)
+    if levels is not None and len(levels) < len(Level):
+        level: dict[str | None, Level | None] = {}
+        for _, n, _ in rows:
+            if n not in level:
+                level[n] = level_of(n)
+        rows = [r for r in rows if level[r[1]] in levels]
     numbered = [r for r in doc.rules if r.number is not None]
     by_norm: dict[str, set[str]] = {}
     by_digest: dict[str, set[str]] = {}
     for r in numbered:
         by_norm.setdefault(r.norm, set()).add(str(r.number))
         by_digest.setdefault(r.digest, set()).add(str(r.number))
-    good: set[tuple[str, int]] = set()
+    good: set[tuple[str | None, int]] = set()
     if numbered:
         bodies = arc.bodies_with(set(by_norm), set(by_digest))
         for bid, norm in bodies.items():
@@ -71,19 +76,22 @@ def group_releases(arc: Archive, doc: Document, releases: list[VersionRow]) -> l
                 sentence_hits[bid] = hit
     per: dict[int, list[tuple[str | None, int]]] = {v.id: [] for v in releases}
     for vid, number, bid in rows:
-        per[vid].append((number, bid))
+        if vid in wanted:
+            per[vid].append((number, bid))
     want = len(numbered) + len(title_keys) + len(sentence_keys)
-    groups: dict[str, Group] = {}
+    groups: dict[tuple[frozenset[tuple[str | None, int]], int], Group] = {}
     for v in releases:
         mine = per[v.id]
-        hits = sum(1 for n, b in mine if n is not None and (n, b) in good)
+        hits = len(good.intersection(mine))
         found: set[str] = set()
-        for _, b in mine:
-            found |= sentence_hits.get(b, set())
+        if sentence_hits:
+            for _, b in mine:
+                found |= sentence_hits.get(b, set())
         hits += len(found)
         union = want + (len(mine) if numbered else 0) - (hits if numbered else 0)
         cheap = hits / union if union else 0.0
-        fp = hashlib.blake2b(repr(sorted(mine, key=repr)).encode("utf-8"), digest_size=12).hexdigest()
+        # The same (number, body) pairs: the same text under the same numbers (the count keeps duplicates).
+        fp = (frozenset(mine), len(mine))
         g = groups.get(fp)
         if g is None:
             groups[fp] = Group([v], cheap)
