@@ -46,7 +46,9 @@ def build_site(
     returns counts of what was written."""
     root = Path(out)
     prepare_folder(root, force=force)
-    # Bridges between partial dumps are not stored by 'add': store them first, in their own transaction.
+    # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by 'add')
+    # are stored; each in its own transaction, before the pages are read.
+    arc.refresh_alignments()
     arc.ensure_alignments(arc.bridges(), "bridge")
     # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
     with arc.snapshot():

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,72 @@ def test_a_date_two_versions_share_resolves_only_by_label(tmp_path: Path) -> Non
         with pytest.raises(ArchiveError, match="'2019-05-03' names 2 archived versions: 'first printing'.*'second pr"):
             arc.resolve("2019-05-03")
         assert arc.resolve("second printing").source == "second.txt"
+
+
+_SMALL = [
+    FIXTURES / "parsers" / "official-text" / n / "input.txt"
+    for n in (
+        "cr-only",
+        "lf-only",
+        "curly-quotes-utf8",
+        "straight-quotes-2019",
+        "typo-901.4-no-space",
+        "typos-119.1d-606.5",
+    )
+]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_an_incremental_rebuild_is_byte_identical_to_a_fresh_build(tmp_path: Path, seed: int) -> None:
+    import random
+
+    from rulediff.site import build_site
+
+    files = list(_SMALL)
+    random.Random(seed).shuffle(files)  # releases arrive out of order, and one is removed again
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in files:
+            arc.add_file(f)
+            build_site(arc, tmp_path / "kept")
+        arc.remove(arc.versions()[2].label)
+        build_site(arc, tmp_path / "kept")
+        build_site(arc, tmp_path / "fresh")
+    assert _tree(tmp_path / "kept") == _tree(tmp_path / "fresh")
+
+
+def _lineage_partition(arc: Archive) -> set[frozenset[tuple[int, int]]]:
+    groups: dict[int, set[tuple[int, int]]] = {}
+    for vid, pos, lin in arc.db.execute("SELECT version_id, pos, lineage FROM rules"):
+        groups.setdefault(lin, set()).add((vid, pos))
+    return {frozenset(g) for g in groups.values()}
+
+
+def test_alignments_record_their_engine_and_a_newer_engine_re_aligns(tmp_path: Path) -> None:
+    from rulediff.archive.codec import engine_version
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in _SMALL[:4]:
+            arc.add_file(f)
+        assert {e for (e,) in arc.db.execute("SELECT engine FROM alignments")} == {engine_version()}
+        good = dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments"))
+        lineages = _lineage_partition(arc)
+        ids = [v.id for v in arc.versions()]
+        # An older engine's answers: one pair that now aligns the same, one it aligned wrongly (no pairs).
+        wrong = zlib.compress(b'{"changes":[],"number_map":{},"glossary":[],"inferred":{}}')
+        pair = "WHERE old_id = ? AND new_id = ?"
+        arc.db.execute(f"UPDATE alignments SET engine = '0.0.1' {pair}", (ids[0], ids[1]))
+        arc.db.execute(f"UPDATE alignments SET engine = '0.0.1', data = ? {pair}", (wrong, ids[1], ids[2]))
+        with arc.transaction():
+            arc._forget()
+            arc._store_lineages(arc.versions(), 2)  # lineages as the wrong answer gives them
+        assert _lineage_partition(arc) != lineages
+        assert len(arc.stale_alignments()) == 2
+        assert arc.alignment(f"#{ids[1]}", f"#{ids[2]}").changes  # a reader gets this engine's answer at once
+        assert arc.refresh_alignments() == 1
+        assert arc.stale_alignments() == []
+        assert dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments")) == good
+        assert _lineage_partition(arc) == lineages

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
 from .base import ArchiveBase
-from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, pairs_from_blob
+from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, engine_version, pairs_from_blob
 from .rows import VersionRow
 
 Change = tuple[str, list[int], list[int], str | None]  # (kind, old positions, new positions, nature)
@@ -37,8 +37,8 @@ class AligningArchive(ArchiveBase):
         blob, summary, pairs = ready
         self._pairs_cache[(a, b)] = pairs
         self.db.execute(
-            "INSERT OR REPLACE INTO alignments(old_id, new_id, role, summary, data) VALUES (?,?,?,?,?)",
-            (a, b, role, summary, blob),
+            "INSERT OR REPLACE INTO alignments(old_id, new_id, role, summary, data, engine) VALUES (?,?,?,?,?,?)",
+            (a, b, role, summary, blob, engine_version()),
         )
 
     def ensure_alignments(self, pairs: Iterable[tuple[int, int]], role: str) -> None:
@@ -49,15 +49,60 @@ class AligningArchive(ArchiveBase):
                 for a, b in missing:
                     self.ensure_alignment(a, b, role)
 
+    def stale_alignments(self) -> list[tuple[int, int]]:
+        """Stored alignments another engine made (an older rulediff, or other matching code)."""
+        return [
+            (a, b)
+            for a, b in self.db.execute("SELECT old_id, new_id FROM alignments WHERE engine != ?", (engine_version(),))
+        ]
+
+    def refresh_alignments(self, progress: Callable[[str], None] | None = None) -> int:
+        """Re-align what another engine stored: an answer that is the same is only re-stamped; one that
+        differs replaces it, and lineages are reassigned from the earliest version it touches. Each pair is
+        its own transaction, so a concurrent add waits seconds, not minutes. How many answers changed?"""
+        changed: set[int] = set()
+        for a, b in self.stale_alignments():
+            if progress is not None:
+                progress(f"re-aligning #{a} -> #{b} with this rulediff's engine")
+            al = align(self.document(a), self.document(b))
+            blob, summary, pairs = encode_alignment(al)
+            with self.transaction():
+                row = self.db.execute(
+                    "SELECT data FROM alignments WHERE old_id = ? AND new_id = ? AND engine != ?",
+                    (a, b, engine_version()),
+                ).fetchone()
+                if row is None:
+                    continue  # another process refreshed it meanwhile
+                if row[0] != blob:
+                    changed.add(b)
+                self.db.execute(
+                    "UPDATE alignments SET data = ?, summary = ?, engine = ? WHERE old_id = ? AND new_id = ?",
+                    (blob, summary, engine_version(), a, b),
+                )
+                self._pairs_cache[(a, b)] = pairs
+                self._alignments[(a, b)] = al
+        if changed:
+            with self.transaction():
+                vs = self.versions()
+                at = [k for k, v in enumerate(vs) if v.id in changed]
+                if at:
+                    self._store_lineages(vs, min(at))
+        return len(changed)
+
     def alignment(self, old: str, new: str) -> Alignment:
         """The alignment of two archived versions: stored for neighbours, computed (and kept) otherwise."""
         with self.snapshot():
             a, b = self.resolve(old).id, self.resolve(new).id
             if (a, b) in self._alignments:
                 return self._alignments[(a, b)]
-            row = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
+            row = self.db.execute(
+                "SELECT data, engine FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)
+            ).fetchone()
             if row is not None:
-                al = decode_alignment(self.document(a), self.document(b), row[0])
+                if row[1] == engine_version():
+                    al = decode_alignment(self.document(a), self.document(b), row[0])
+                else:  # made by another engine: answer with this one (refresh_alignments stores it)
+                    al = align(self.document(a), self.document(b))
                 self._alignments[(a, b)] = al
                 return al
         with self.transaction():

@@ -3,9 +3,12 @@ rebuilds them without re-parsing or re-matching. Pure functions over plain value
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import zlib
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
@@ -208,3 +211,21 @@ def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str 
 
 def pairs_from_blob(blob: bytes) -> list[Pair]:
     return [(k, o, n) for k, o, n, _ in changes_from_blob(blob) if o and n]
+
+
+# The modules whose code decides an alignment, and this stored format: a change to any of them is a new engine.
+ENGINE_MODULES = ("changes.py", "match.py", "model.py", "nature.py", "numbering.py", "text.py", "archive/codec.py")
+
+
+@functools.cache
+def engine_version() -> str:
+    """Names the code that makes alignments: the release plus a digest of the engine's sources, so a stored
+    alignment made by other code is known as stale (and re-aligned) even between releases."""
+    from .. import __version__
+
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in ENGINE_MODULES:
+        path = root / name
+        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    return f"{__version__}+{h.hexdigest()[:12]}"

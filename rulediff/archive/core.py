@@ -204,6 +204,7 @@ class Archive(IdentifyingArchive):
         finally:
             # Stopped early (an error, Ctrl-C, SIGTERM): files not yet parsed are not waited for.
             pool.shutdown(wait=True, cancel_futures=True)
+        self.refresh_alignments(progress)
         return out
 
     def remove(self, ref: str) -> VersionRow:
