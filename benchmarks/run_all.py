@@ -17,6 +17,7 @@ import time
 
 import align
 import archive
+import identify
 import parse
 import report
 import speed
@@ -42,7 +43,13 @@ def main() -> None:
     print("\n== alignment quality")
     print(align.quality(args.seeds, 40))
     if args.all:
-        for name, module in (("parse", parse), ("align", align), ("report", report), ("archive and site", archive)):
+        for name, module in (
+            ("parse", parse),
+            ("align", align),
+            ("report", report),
+            ("archive and site", archive),
+            ("identify", identify),
+        ):
             print(f"== {name}")
             sys.argv = [sys.argv[0], "--seeds", str(args.seeds)]
             module.main()
