@@ -28,7 +28,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     """Write ``data`` to ``path`` all at once or not at all."""
     p = check_target(path, force)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=str(p.parent if str(p.parent) else "."))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=str(p.parent if str(p.parent) else "."))
+    except OSError as e:
+        raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
@@ -37,8 +40,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
         # mkstemp makes the file private; give it the mode a plain open() would have.
         os.chmod(tmp, p.stat().st_mode & 0o777 if p.is_file() else file_mode())
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):  # disk full, quota, I/O: one line naming the file, nothing left behind
+            raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
         raise
     return p
 

@@ -43,7 +43,10 @@ def _inside(root: Path, rel: str) -> Path:
             raise OutputError(
                 f"{part!r} is not a plain folder of the site; refusing to write through it", source=str(folder)
             )
-        folder.mkdir(exist_ok=True)
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as e:
+            raise OutputError(f"cannot create the folder: {e.strerror}", source=str(folder)) from None
     if folder.resolve() != real_root and real_root not in folder.resolve().parents:
         raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
     return folder / PurePosixPath(clean).name
@@ -74,15 +77,20 @@ def write_if_changed(root: Path, rel: str, text: str) -> bool:
         return False
     # A fresh name per writer (O_EXCL): two builds into one folder never share a temp file, and a planted
     # file or symlink at a guessable name is never written through.
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=str(target.parent))
+    except OSError as e:
+        raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, file_mode())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
         raise
     return True
 

@@ -343,3 +343,99 @@ def test_internal_failure_is_exit_1_with_one_line_and_debug_shows_traceback(
     assert not (tmp_path / "never.html").exists()
     r = CliRunner().invoke(main, ["--debug", *_internal_failure(tmp_path)])
     assert r.exit_code == 1 and "Traceback" in r.stderr
+
+
+# -- the machine fails, not the input: a full disk, a read-only file system ---------------------------------
+
+OFFICIAL = FIXTURES / "parsers" / "official-text"
+SMALL = [OFFICIAL / n / "input.txt" for n in ("cr-only", "lf-only", "curly-quotes-utf8", "straight-quotes-2019")]
+
+
+@dataclass(frozen=True)
+class EnvCase:
+    name: str
+    size: str  # of the tmpfs
+    read_only: bool
+    args: Callable[[Path, Path], list[str]]  # (mounted folder, archive there) -> command line
+    code: int
+    says: str
+
+
+ENV_CASES = [
+    EnvCase(
+        "disk full during archive add",
+        "260k",
+        False,
+        lambda d, a: ["--archive", str(a), "archive", "add", *map(str, SMALL[2:])],
+        2,
+        "no space left on the device while writing the archive",
+    ),
+    EnvCase(
+        "disk full while report writes pages",
+        "260k",
+        False,
+        lambda d, a: ["--archive", str(a), "report", "-o", str(d / "site")],
+        2,
+        "No space left on device",
+    ),
+    EnvCase(
+        "read-only file system: archive add",
+        "2m",
+        True,
+        lambda d, a: ["--archive", str(a), "archive", "add", str(SMALL[2])],
+        2,
+        "the archive is read-only",
+    ),
+    EnvCase(
+        "read-only file system: report into it",
+        "2m",
+        True,
+        lambda d, a: ["--archive", str(a), "report", "-o", str(d / "site")],
+        2,
+        "Read-only file system",
+    ),
+    EnvCase(
+        "read-only archive: diff of two versions answers without caching",
+        "2m",
+        True,
+        lambda d, a: ["diff", "2006-10-01", "2014-07-18", "--archive", str(a)],
+        0,
+        "",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def small_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from rulediff.archive import Archive
+
+    path = tmp_path_factory.mktemp("env") / "a.sqlite"
+    with Archive.open(path) as arc:
+        for f in SMALL[:2]:
+            arc.add_file(f)
+    return path
+
+
+@pytest.mark.parametrize("case", ENV_CASES, ids=[c.name for c in ENV_CASES])
+def test_environment_error(case: EnvCase, tmp_path: Path, small_archive: Path) -> None:
+    import shutil
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={case.size}", "tmpfs", str(disk)], capture_output=True)
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode(errors='replace').strip() or 'not permitted'}")
+    try:
+        archive = disk / "a.sqlite"
+        shutil.copy(small_archive, archive)
+        if case.read_only:
+            subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        result = CliRunner().invoke(main, case.args(disk, archive))
+        assert result.exit_code == case.code, result.output
+        assert "Traceback" not in result.output and "internal error" not in result.stderr
+        if case.code == 2:
+            lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+            assert len(lines) == 1 and case.says in lines[0] and str(disk) in lines[0], lines
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)

@@ -4,6 +4,7 @@ them, never decoded back), consecutive pairs kept in step with the order, and li
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterable
 
 from ..changes import Alignment, align
@@ -105,8 +106,14 @@ class AligningArchive(ArchiveBase):
                     al = align(self.document(a), self.document(b))
                 self._alignments[(a, b)] = al
                 return al
-        with self.transaction():
-            self.ensure_alignment(a, b, "on request")
+        try:
+            with self.transaction():
+                self.ensure_alignment(a, b, "on request")
+        except sqlite3.OperationalError as e:
+            if "readonly" not in str(e).lower():
+                raise
+            # A read-only archive still answers; it just cannot keep the answer.
+            self._alignments[(a, b)] = align(self.document(a), self.document(b))
         if (a, b) not in self._alignments:  # another process stored it first
             return self.alignment(f"#{a}", f"#{b}")
         return self._alignments[(a, b)]
