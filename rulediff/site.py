@@ -64,9 +64,9 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
 
     idx = RuleIndex.build(arc, versions)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
-    digest = idx.digest()
-    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digest))]
+    digests = idx.digests()
     nav = _neighbours(pages)
+    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav))]
     # Diff pages render in two worker processes; the history pages link into them (to the rule's card,
     # when the page has one), so they are written once the diff pages are.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
@@ -86,7 +86,7 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):
-                w.record(p.path, _page_key(p, digest), wrote)
+                w.record(p.path, _page_key(p, digests, nav), wrote)
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
@@ -119,8 +119,10 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
     }
 
 
-def _page_key(p: Page, digest: str) -> str:
-    return f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digest}"
+def _page_key(p: Page, digests: dict[int, str], nav: dict[str, Any]) -> str:
+    """What a diff page is built from: the two releases, where their rule numbers link, its neighbours."""
+    around = json.dumps(nav.get(p.path, {}), sort_keys=True)
+    return f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
 
 
 _NAV = {

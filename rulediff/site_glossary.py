@@ -25,7 +25,7 @@ def write_glossary_pages(
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
     history of the rule that number named in that release."""
-    digest = idx.digest()
+    digests = idx.digests()
     order = {v.id: k for k, v in enumerate(versions)}
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
@@ -64,7 +64,9 @@ def write_glossary_pages(
             search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
         pages_key = [diff_into.get(versions[k].id) for k in ks]
         key_hash = hashlib.sha1(
-            json.dumps([[(k, *seen[k]) for k in ks], pages_key, digest, ks[-1] == len(versions) - 1]).encode()
+            json.dumps(
+                [[(k, *seen[k], digests[versions[k].id]) for k in ks], pages_key, ks[-1] == len(versions) - 1]
+            ).encode()
         ).hexdigest()
         if w.fresh(path, key_hash):
             continue

@@ -101,9 +101,13 @@ class RuleIndex:
         lin = self.at.get((vid, number))
         return up + self.paths[lin] if lin is not None else None
 
-    def digest(self) -> str:
-        """Changes whenever any page address does, so pages that link by address are rebuilt."""
-        return hashlib.sha1(json.dumps(sorted(self.paths.items())).encode("utf-8")).hexdigest()
+    def digests(self) -> dict[int, str]:
+        """Per version, a digest of where each of its numbers links: a page that links by number into a
+        version is rebuilt when (and only when) one of those addresses moves."""
+        books: dict[int, list[tuple[str, str]]] = {v.id: [] for v in self.versions}
+        for (vid, number), lin in self.at.items():
+            books[vid].append((number, self.paths[lin]))
+        return {vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()}
 
 
 def write_history_pages(
@@ -119,7 +123,7 @@ def write_history_pages(
     (and the site's addresses), so an unchanged lineage costs no text at all."""
     versions, order = idx.versions, idx.order
     template = env.get_template("history.html.j2")
-    digest = idx.digest()
+    digests = idx.digests()
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
     for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
@@ -147,7 +151,14 @@ def write_history_pages(
         links = [diff_into.get(versions[k].id) for k, *_ in plan]
         key = hashlib.sha1(
             json.dumps(
-                [plan, path, digest, links, gone.label if gone else None, plan[-1][0] == len(versions) - 1]
+                [
+                    plan,
+                    path,
+                    [digests[versions[k].id] for k, *_ in plan],
+                    links,
+                    gone.label if gone else None,
+                    plan[-1][0] == len(versions) - 1,
+                ]
             ).encode("utf-8")
         ).hexdigest()
         if w.fresh(path, key):

@@ -102,7 +102,7 @@ def test_show_by_title_and_unknown_rule(seed_archive: str) -> None:
     assert r.exit_code == 2 and r.stderr.startswith("rulediff: error:") and "no rule 799.9" in r.stderr
 
 
-@pytest.mark.parametrize("fmt", ["md", "json", "html"])
+@pytest.mark.parametrize("fmt", ["md", "json", "html", "notes"])
 def test_diff_only_limits_every_format(fmt: str) -> None:
     args = ["diff", str(PAIR / "old.txt"), str(PAIR / "new.txt"), "--format", fmt]
     whole = CliRunner().invoke(main, args)
@@ -112,6 +112,9 @@ def test_diff_only_limits_every_format(fmt: str) -> None:
     if fmt == "json":
         touched = {n for c in json.loads(only.stdout)["changes"] for n in c["old"] + c["new"]}
         assert touched and all(n.startswith("100") for n in touched)
+    elif fmt == "notes":
+        assert json.loads(only.stdout)["schema"] == "rulediff.notes/1"
+        assert "702.2" not in json.dumps(json.loads(only.stdout)["changes"])
     else:
         # 100.3 names 702.3 in its text, but only as a references-only change, which is summarised.
         assert "702." not in only.stdout

@@ -108,3 +108,25 @@ def test_diff_pages_link_previous_next_and_histories(site: Path) -> None:
     assert page.xpath("//a[@rel='next']/@href") == ["../diff/2022-markdown--2024-dataset.html"]
     histories = page.xpath("//article//a[@class='history']/@href")
     assert "../rules/702.15.html" in histories or any(h.startswith("../rules/702.") for h in histories)
+
+
+def test_adding_a_release_rebuilds_what_it_touches(tmp_path: Path) -> None:
+    """The newest diff page gains a 'next' link; an older diff page whose releases and links did not move
+    is not rendered again."""
+    from .conftest import FIXTURES
+
+    releases = sorted((FIXTURES / "history" / "mana-burn-obsolete-2009").glob("cr-*.txt"))
+    out = tmp_path / "out"
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in releases[:4]:
+            arc.add_file(f)
+        build_site(arc, out)
+        newest = out / "diff" / "2011-02-04--2014-02-01.html"
+        oldest = out / "diff" / "2009-05-01--2009-07-11.html"
+        assert 'rel="next"' not in newest.read_text("utf-8")
+        before = oldest.stat().st_mtime_ns
+        arc.add_file(releases[4])
+        stats = build_site(arc, out)
+    assert 'rel="next" class="next" href="../diff/2014-02-01--2014-05-01.html"' in newest.read_text("utf-8")
+    assert oldest.stat().st_mtime_ns == before
+    assert stats["written"] < 40
