@@ -291,10 +291,14 @@ class Document:
     introduction: str = ""
     credits: str = ""
     back_matter: tuple[tuple[str, str], ...] = ()
-    _index: dict[str, int] = field(default_factory=dict, repr=False)
-    _children: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    _children: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def _indexed(self) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """The key -> position and parent -> children maps, built on first lookup (a parse or a diff
+        that never looks a number up does not pay for them)."""
+        if self._index or not self.rules:
+            return self._index, self._children
         index: dict[str, int] = {}
         children: dict[str, list[int]] = {}
         for i, r in enumerate(self.rules):
@@ -320,15 +324,17 @@ class Document:
                 children[parent] = [i]
             else:
                 kids.append(i)
-        object.__setattr__(self, "_index", index)
+        # Built whole, then set: a thread that looks up meanwhile builds its own copy, never half of one.
         object.__setattr__(self, "_children", children)
+        object.__setattr__(self, "_index", index)
+        return index, children
 
     def get(self, number: RuleNumber | str) -> Rule | None:
-        i = self._index.get(str(number))
+        i = self._indexed()[0].get(str(number))
         return None if i is None else self.rules[i]
 
     def __contains__(self, number: object) -> bool:
-        return str(number) in self._index
+        return str(number) in self._indexed()[0]
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
@@ -338,7 +344,7 @@ class Document:
 
     def children(self, number: RuleNumber | str | None) -> list[Rule]:
         key = "" if number is None else str(number)
-        return [self.rules[i] for i in self._children.get(key, [])]
+        return [self.rules[i] for i in self._indexed()[1].get(key, [])]
 
     def counts(self) -> dict[str, int]:
         c = {k.value: 0 for k in NodeKind}
