@@ -106,7 +106,9 @@ def decode(data: bytes, source: str) -> str:
                     line=_line_at(data, e.start),
                 ) from None
             text = _decode_single_byte(data)
-    if "\x00" in text or _control_ratio(text) > 0.01:
+    # Outside UTF-16 a NUL character is exactly a NUL byte: memchr over the bytes, not a scan of the text.
+    nul = "\x00" in text if enc.startswith("utf-16") else b"\x00" in data
+    if nul or _control_ratio(text) > 0.01:
         raise ParseError("binary data, not text; expected a Comprehensive Rules text file", source=source, line=1)
     return text
 
