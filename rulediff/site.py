@@ -17,7 +17,7 @@ from .archive import Archive, VersionRow
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, write_history_pages
+from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 
@@ -67,8 +67,8 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
     digests = idx.digests()
     nav = _neighbours(pages)
     todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav))]
-    # Diff pages render in two worker processes; the history pages link into them (to the rule's card,
-    # when the page has one), so they are written once the diff pages are.
+    # Diff pages render in two worker processes while this one works out the history pages; those link
+    # into the diff pages (to the rule's card, when the page has one), so they are written afterwards.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
     with ProcessPoolExecutor(max_workers=max(1, len(chunks))) as pool:
         jobs = [
@@ -83,6 +83,7 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
         ]
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env)
         _search(arc, versions, idx, glossary, w, env)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, progress)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):
@@ -90,7 +91,7 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    lineage_pages = write_history_pages(arc, idx, diff_into, _ids_on(root), w, env, progress)
+    write_history_pages(pending, _ids_on(root), w, env)
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))

@@ -110,20 +110,24 @@ class RuleIndex:
         return {vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()}
 
 
-def write_history_pages(
-    arc: Archive,
-    idx: RuleIndex,
-    diff_into: dict[int, str],
-    page_ids: Callable[[str], set[str]],
-    w: Any,
-    env: Any,
-    progress: Progress | None,
-) -> list[dict[str, Any]]:
-    """One page per lineage; returns the listing for the rules index. A page's key is built from body ids
-    (and the site's addresses), so an unchanged lineage costs no text at all."""
+@dataclass(slots=True)
+class PendingPage:
+    """A history page worked out but not yet written: its links into diff pages wait for those pages."""
+
+    path: str
+    key: str
+    context: dict[str, Any]
+
+
+def plan_history_pages(
+    arc: Archive, idx: RuleIndex, diff_into: dict[int, str], w: Any, progress: Progress | None
+) -> tuple[list[dict[str, Any]], list[PendingPage]]:
+    """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
+    word diffs: the costly part, done while the diff pages render). A page's key is built from body ids
+    (and the addresses it links to), so an unchanged lineage costs no text at all."""
     versions, order = idx.versions, idx.order
-    template = env.get_template("history.html.j2")
     digests = idx.digests()
+    pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
     for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
@@ -175,28 +179,41 @@ def write_history_pages(
                 (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
             )
             prev_k = k
-        steps = [_step_view(s, idx, diff_into, page_ids, plan) for s in stretches(entries)]
+        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries)]
         if steps and plan[-1][0] == len(versions) - 1:
             steps[-1]["to"] = None  # "to today"
         children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
-        w.write(
-            path,
-            template.render(
-                lineage=lin,
-                steps=steps,
-                latest={"number": latest[2], "title": latest[3]},
-                numbers=numbers,
-                versions=len(items),
-                children=children,
-                gone=gone.label if gone is not None else None,
-                gone_diff=("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
-            ),
-            key,
-        )
+        context = {
+            "lineage": lin,
+            "steps": steps,
+            "latest": {"number": latest[2], "title": latest[3]},
+            "numbers": numbers,
+            "versions": len(items),
+            "children": children,
+            "gone": gone.label if gone is not None else None,
+            "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
+        }
+        pending.append(PendingPage(path, key, context))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
-    return listing
+    return listing, pending
+
+
+def write_history_pages(pending: list[PendingPage], page_ids: Callable[[str], set[str]], w: Any, env: Any) -> None:
+    """Write the planned pages once the diff pages exist: each step links to its release's diff page at
+    the first of the rule's changed nodes that page has an anchor for."""
+    template = env.get_template("history.html.j2")
+    for page in pending:
+        for step in page.context["steps"]:
+            target = step.pop("diff_page")
+            candidates = step.pop("anchors")
+            if target is None:
+                step["diff_link"] = None
+                continue
+            ids = page_ids(target)
+            step["diff_link"] = "../" + target + next(("#" + c for c in candidates if c in ids), "")
+        w.write(page.path, template.render(**page.context), page.key)
 
 
 def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
@@ -218,19 +235,18 @@ def _step_view(
     s: Stretch,
     idx: RuleIndex,
     diff_into: dict[int, str],
-    page_ids: Callable[[str], set[str]],
     plan: list[tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]],
 ) -> dict[str, Any]:
-    """A stretch for the template: its link to the release's diff page (at the rule, when that page has
-    it) and a linker that points references at the rules they named in that release."""
+    """A stretch for the template: the release's diff page with the anchors the rule's change may have
+    there (resolved once that page is written), and a linker that points references at the rules they
+    named in that release."""
     vid = s.first.id
     page = diff_into.get(vid) if s.change != "first seen" or idx.order[vid] > 0 else None
-    link = None
+    anchors: list[str] = []
     if page is not None:
-        ids = page_ids(page)
         prev = next((p for p in reversed(plan) if p[0] < idx.order[vid]), None)
         here = next(p for p in plan if p[0] == idx.order[vid])
-        link = "../" + page + _fragment(prev, here, ids)
+        anchors = _anchors(prev, here)
     last = s.last.id
     return {
         "from": s.first.label,
@@ -243,13 +259,14 @@ def _step_view(
         "quiet": s.quiet,
         "text": s.text,
         "diff": s.diff,
-        "diff_link": link,
+        "diff_page": page,
+        "anchors": anchors,
         "link": linker(lambda n: idx.url(last, n)),
     }
 
 
-def _fragment(prev: Any, here: Any, ids: set[str]) -> str:
-    """Where on the diff page this rule's change is: the first of its nodes that changed."""
+def _anchors(prev: Any, here: Any) -> list[str]:
+    """Where on the diff page this rule's change may be, best first: the first of its nodes that changed."""
     candidates = []
     if prev is None or prev[1] != here[1] or prev[3] != here[3]:
         candidates.append(f"r{here[1]}")
@@ -262,7 +279,7 @@ def _fragment(prev: Any, here: Any, ids: set[str]) -> str:
         if n not in new_kids:
             candidates.append(f"old-{n}")
     candidates.append(f"r{here[1]}")
-    return next(("#" + c for c in candidates if c in ids), "")
+    return candidates
 
 
 def _numbers(plan: list[Any], versions: list[VersionRow]) -> list[tuple[str, str, str]]:
