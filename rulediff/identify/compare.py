@@ -79,8 +79,10 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """One place where the dump does not read as the release: ``kind`` is edited, references_only,
-    renumbered, moved, split, merged, missing or extra; ``diff`` goes from the release to the dump."""
+    """One place where the dump does not read as the release. ``kind``: substantive or references_only
+    (an edited rule, by the nature classifier), edited (a keyword summary that reads otherwise than its
+    rule), renumbered, renumbered_edited, moved, moved_edited, split, merged, missing or extra; ``diff``
+    goes from the release to the dump."""
 
     kind: str
     release_number: str | None
