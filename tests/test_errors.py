@@ -121,6 +121,15 @@ def _archived(tmp: Path, *command: str) -> list[str]:
     return [command[0], "--archive", str(tmp / "a.sqlite"), *command[1:]]
 
 
+def _non_utf8_name(tmp: Path) -> list[str]:
+    import os
+
+    folder = tmp / "latin1"
+    folder.mkdir()
+    (folder / os.fsdecode(b"r\xe8gles-2019.txt")).write_bytes(TINY.read_bytes())
+    return ["--archive", str(tmp / "a.sqlite"), "archive", "add", str(folder)]
+
+
 def _report_into_users_folder(tmp: Path) -> list[str]:
     (tmp / "mine").mkdir()
     (tmp / "mine" / "thesis.tex").write_text("keep me")
@@ -283,6 +292,7 @@ CASES = [
         0,
         "added",
     ),
+    Case("a file name that is not UTF-8 (archived)", _non_utf8_name, 0, "added"),
     Case(
         "--as-of in words",
         lambda t: _archived(t, "history", "100.1", "--as-of", "yesterday"),
