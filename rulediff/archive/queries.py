@@ -165,7 +165,12 @@ class QueryingArchive(AligningArchive):
         return out
 
     def export(self) -> Iterator[dict[str, Any]]:
-        """Every version and its rules as JSON-ready records (one per line in ``archive export``)."""
+        """Every version and its rules as JSON-ready records (one per line in ``archive export``), from one
+        snapshot of the archive."""
+        with self.snapshot():
+            yield from self._export()
+
+    def _export(self) -> Iterator[dict[str, Any]]:
         for v in self.versions():
             doc = self.document(v.id)
             yield {
