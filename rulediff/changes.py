@@ -133,8 +133,15 @@ class Alignment:
     number_map: dict[str, str | list[str]]
     glossary: list[GlossaryChange]
     inferred: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # summary() is read by the headline, the report, the notes and the archive of one diff: counted once.
+    _summary: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def summary(self) -> dict[str, int]:
+        if self._summary is None:
+            self._summary = self._count()
+        return dict(self._summary)
+
+    def _count(self) -> dict[str, int]:
         c: Counter[str] = Counter(ch.kind.value for ch in self.changes)
         out = {k.value: c.get(k.value, 0) for k in Kind}
         for n in Nature:
@@ -205,7 +212,8 @@ def _examples(
     used: set[int] = set()
     pairs: dict[int, int] = {}
     for x, ea in enumerate(a):
-        y = next((y for y, eb in enumerate(b) if y not in used and eb.norm == ea.norm), None)
+        # Equal raw text is equal comparison text, and needs no normalising.
+        y = next((y for y, eb in enumerate(b) if y not in used and (eb.text == ea.text or eb.norm == ea.norm)), None)
         if y is not None:
             pairs[x] = y
             used.add(y)
@@ -223,7 +231,7 @@ def _examples(
             out.append(ExampleChange("added", None, eb.text))
             continue
         ea = a[inverse[y]]
-        n = nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap)
+        n = None if ea.text == eb.text else nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap)
         out.append(ExampleChange("unchanged" if n is None else "edited", ea.text, eb.text, n))
     for x, ea in enumerate(a):
         if x not in pairs:
@@ -272,7 +280,11 @@ def _splits_and_merges(
     edited pairs can have given or taken words, which keeps the search small."""
     splits: dict[int, list[int]] = {}
     merges: dict[int, list[int]] = {}
-    edited = [(i, j) for i, j in a2b.items() if old.rules[i].norm != new.rules[j].norm]
+    edited = [
+        (i, j)
+        for i, j in a2b.items()
+        if old.rules[i].text != new.rules[j].text and old.rules[i].norm != new.rules[j].norm
+    ]
     if not edited:
         return splits, merges
     lost = _Pool(
@@ -427,7 +439,8 @@ def _paired(
     inferred: dict[str, tuple[str, float]],
 ) -> Change:
     ex = _examples(ra.examples, rb.examples, number_map)
-    text_nature = nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
+    # Most pairs have equal raw text: no nature, and no comparison form computed to say so.
+    text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
     nature = _worst(
         text_nature,
         *(e.nature for e in ex),
@@ -488,7 +501,7 @@ def _glossary(old: Document, new: Document, nmap: dict[str, str | list[str]]) ->
             leftovers.append(g)
             continue
         used.add(key(g.term))
-        n = nature_of(g.text, h.text, g.norm, h.norm, nmap)
+        n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap)
         out.append(GlossaryChange(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
     free_b = [h for h in new.glossary if key(h.term) not in used]
     for g in leftovers:

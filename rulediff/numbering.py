@@ -227,6 +227,18 @@ def find_references(text: str) -> list[Reference]:
     Handles "rule 702.15", "rules 601.2b–h", "601.2f-h", "rules 119.9–10", "rules 702.15 and
     702.16", "section 7", and bare dotted numbers ("see 613.1d").
     """
+    return list(_references(text))
+
+
+_ANY_DIGIT = re.compile(r"[1-9]")
+
+
+@lru_cache(maxsize=1 << 15)
+def _references(text: str) -> tuple[Reference, ...]:
+    # One grammar run per distinct text: matching, natures, muting and reports all ask about the same
+    # texts, and most repeat unchanged from release to release. Every reference holds a digit 1-9.
+    if not _ANY_DIGIT.search(text):
+        return ()
     refs: list[Reference] = []
     pos = 0
     while True:
@@ -259,7 +271,7 @@ def find_references(text: str) -> list[Reference]:
         if not any(a <= s < b for a, b in seen):
             refs.append(Reference(s, e, text[s:e], (RuleNumber(int(m.group("n"))),)))
     refs.sort(key=lambda r: r.start)
-    return refs
+    return tuple(refs)
 
 
 def references_follow(old: str, new: str, number_map: dict[str, str | list[str]]) -> bool:

@@ -62,9 +62,11 @@ _AE_LIGATURE = re.compile(r"\bAE(?=[a-z])")
 _PUNCT_AFTER_SPACE = (" .", " ,", " ;", " :", " )")
 
 
+@lru_cache(maxsize=1 << 15)
 def normalize(text: str) -> str:
     """Comparison form of ``text``: quotes straight, dashes unified, marks and italics markers gone,
-    whitespace collapsed. Two texts that differ only in typography normalise equal."""
+    whitespace collapsed. Two texts that differ only in typography normalise equal. Remembered per
+    text: the two sides of a diff, and consecutive releases, share most of their texts."""
     s = text
     if not s.isascii():
         for a, b in _NON_ASCII_REPLACE:
