@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 from diff_match_patch import diff_match_patch
 
@@ -42,28 +43,31 @@ def _engine() -> diff_match_patch:
     return dmp
 
 
-def _encode(a: str, b: str) -> tuple[str, str, list[str]]:
+def _encode(a: str, b: str) -> tuple[str, str, dict[str, str]]:
     """Map every distinct token to one private character, diff-match-patch's lines-to-chars trick
-    applied to words."""
-    table: dict[str, str] = {}
-    tokens: list[str] = []
-
-    def enc(s: str) -> str:
-        out = []
-        for tok in _TOKEN.findall(s):
-            ch = table.get(tok)
-            if ch is None:
-                ch = chr(0xE000 + len(tokens)) if len(tokens) < 6400 else chr(0xF0000 + len(tokens) - 6400)
-                table[tok] = ch
-                tokens.append(tok)
-            out.append(ch)
-        return "".join(out)
-
-    return enc(a), enc(b), tokens
+    applied to words; also the way back (character -> token). Tokens are numbered in order of first
+    appearance, old text first; the loops run in C (dict.fromkeys, map), not per token in Python."""
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    distinct = dict.fromkeys(ta)
+    distinct.update(dict.fromkeys(tb))
+    table = {tok: _private(k) for k, tok in enumerate(distinct)}
+    back = {ch: tok for tok, ch in table.items()}
+    return "".join(map(table.__getitem__, ta)), "".join(map(table.__getitem__, tb)), back
 
 
-def _decode(chars: str, tokens: list[str]) -> str:
-    return "".join(tokens[(ord(c) - 0xE000) if ord(c) < 0xF0000 else (ord(c) - 0xF0000 + 6400)] for c in chars)
+def _private(k: int) -> str:
+    return chr(0xE000 + k) if k < 6400 else chr(0xF0000 + k - 6400)
+
+
+@lru_cache(maxsize=1 << 12)
+def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
+    """The word diff before muting. Remembered: a site shows the same edit on its diff page and on the
+    rule's history page, and the diff is most of the cost of either."""
+    dmp = _engine()
+    ea, eb, back = _encode(old, new)
+    diffs = dmp.diff_main(ea, eb, False)
+    dmp.diff_cleanupSemantic(diffs)
+    return tuple(Piece(Op(op), "".join(map(back.__getitem__, chars))) for op, chars in diffs)
 
 
 def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:
@@ -75,11 +79,7 @@ def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None 
         return [Piece(Op.EQUAL, new)] if new else []
     nmap = number_map or {}
     nature = nature_of(old, new, number_map=nmap)
-    dmp = _engine()
-    ea, eb, tokens = _encode(old, new)
-    diffs = dmp.diff_main(ea, eb, False)
-    dmp.diff_cleanupSemantic(diffs)
-    raw = [Piece(Op(op), _decode(chars, tokens)) for op, chars in diffs]
+    raw = list(_raw_diff(old, new))
     if nature != Nature.SUBSTANTIVE:
         return _mute_all(raw)
     muted = _mute(raw, nmap)
