@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 
 from .model import Coverage, Document, Rule
 from .numbering import Level, RuleNumber
-from .text import mask_references
+from .text import mask_references, normalize, words
 
 # Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
 # structure vouches for the pair (same parent mapping and same number, or the only candidate left).
@@ -30,6 +30,8 @@ TITLE_CUTOFF = 85.0
 # Two nodes that each lie outside what the other source covers pair only on near-identical text.
 OUTSIDE_CUTOFF = 90.0
 _UNNUMBERED = 4
+# Share of its meaning (see ``_Matcher.evidence``) a node must have taken to a differently named one.
+EVIDENCE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +54,22 @@ class _Side:
     title: list[str]
     parent: list[int]  # position of the parent node, -1 for none
     children: list[list[int]] = field(default_factory=list)
+    weight: list[int] = field(default_factory=list)  # words of the node's own masked text
+    title_count: Counter[str] = field(default_factory=Counter)  # numbered titles, every level
+
+    def descendants(self, i: int) -> list[int]:
+        out: list[int] = []
+        stack = list(self.children[i])
+        while stack:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(self.children[c])
+        return out
 
 
 def _title_key(t: str | None) -> str:
-    return re.sub(r"[^\w]+", " ", (t or "").casefold()).strip()
+    # Through normalize: "The _Magic_ Golden Rules" and "The Magic Golden Rules" are one title.
+    return re.sub(r"[\W_]+", " ", normalize(t or "").casefold()).strip()
 
 
 def _prepare(doc: Document) -> _Side:
@@ -86,7 +100,9 @@ def _prepare(doc: Document) -> _Side:
         # A headed rule's own text is only its title; its substance is its children.
         if r.title and children[i] and level[i] == int(Level.RULE):
             body[i] = masked[i] + " " + " ".join(masked[c] for c in children[i])
-    return _Side(doc, rules, level, key, body, title, parent, children)
+    weight = [len(words(m)) for m in masked]
+    title_count = Counter(t for t, r in zip(title, rules, strict=True) if t and r.number is not None)
+    return _Side(doc, rules, level, key, body, title, parent, children, weight, title_count)
 
 
 def covered(doc: Document, r: Rule) -> bool:
@@ -134,14 +150,26 @@ class _Matcher:
         self.b2a: dict[int, int] = {}
         self.score: dict[int, float] = {}
         self.reason: dict[int, str] = {}
+        # Pairs the evidence gate turned down: no later pass may make them again.
+        self.rejected: set[tuple[int, int]] = set()
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
-    def pair(self, i: int, j: int, score: float, reason: str) -> None:
+    def pair(self, i: int, j: int, score: float, reason: str) -> bool:
+        if (i, j) in self.rejected:
+            return False
         self.a2b[i] = j
         self.b2a[j] = i
         self.score[i] = score
         self.reason[i] = reason
+        return True
+
+    def unpair(self, i: int) -> None:
+        j = self.a2b.pop(i)
+        del self.b2a[j]
+        del self.score[i]
+        del self.reason[i]
+        self.rejected.add((i, j))
 
     def free_a(self) -> list[int]:
         return [i for i in range(len(self.a.rules)) if i not in self.a2b]
@@ -182,6 +210,32 @@ class _Matcher:
                     sim = fuzz.ratio(self.a.body[i], self.b.body[j]) / 100
                     self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
 
+    def titles_across_levels(self) -> None:
+        """A titled rule that became a heading, or the reverse (the July 2009 rewrite: 212.2 Artifacts
+        became 301 Artifacts, 217.2 Library 401 Library): a numbered title that occurs once in each
+        whole document pairs whatever the levels; the children then follow by ``siblings``."""
+        levels = (int(Level.SECTION), int(Level.HEADING), int(Level.RULE), int(Level.SUBRULE))
+        where_b = {
+            self.b.title[j]: j
+            for j in self.free_b()
+            if self.b.title[j] and self.b.level[j] in levels and self.b.title_count[self.b.title[j]] == 1
+        }
+        for i in self.free_a():
+            t = self.a.title[i]
+            if not t or self.a.level[i] not in levels or self.a.title_count[t] != 1 or t not in where_b:
+                continue
+            j = where_b[t]
+            if j in self.b2a:
+                continue
+            la, lb = self.a.rules[i].number, self.b.rules[j].number
+            assert la is not None and lb is not None
+            self.pair(
+                i,
+                j,
+                0.9,
+                f"same title {self.a.rules[i].title!r}; {la.level.name.lower()} became {lb.level.name.lower()}",
+            )
+
     def parent_votes(self) -> None:
         """An unpaired parent follows the majority of its paired children."""
         changed = True
@@ -204,8 +258,8 @@ class _Matcher:
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
                     continue
-                self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}")
-                changed = True
+                if self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}"):
+                    changed = True
 
     def siblings(self) -> None:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
@@ -311,6 +365,61 @@ class _Matcher:
             parts.append("same neighbours")
         return "; " + ", ".join(parts) if parts else ""
 
+    def evidence(self, i: int, j: int) -> float:
+        """How much of the meaning went from ``i`` to ``j`` (0..1): the word-weighted share of i's
+        descendants paired into j's subtree and of j's descendants paired from i's, the smaller of the
+        two; nodes without descendants compare their words (bags, both ways, the smaller)."""
+        da, db = self.a.descendants(i), self.b.descendants(j)
+        if da and db:
+            sa, sb = set(da), set(db)
+            wa = sum(self.a.weight[d] for d in da) or 1
+            wb = sum(self.b.weight[d] for d in db) or 1
+            fa = sum(self.a.weight[d] for d in da if self.a2b.get(d, -1) in sb)
+            fb = sum(self.b.weight[d] for d in db if self.b2a.get(d, -1) in sa)
+            return min(fa / wa, fb / wb)
+        ba, bb = Counter(words(self.a.body[i])), Counter(words(self.b.body[j]))
+        common = sum((ba & bb).values())
+        return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
+
+    def text_names_other(self, i: int, j: int) -> bool:
+        """The texts name the other's keyword and not their own: a page heading that disagrees with its
+        paragraph (the 2017 keyword page's "Impulse" defines Surge). The content decides then."""
+        ta, tb = self.a.title[i], self.b.title[j]
+        text_a, text_b = _title_key(self.a.body[i]), _title_key(self.b.body[j])
+        return (tb in text_a and ta not in text_a) or (ta in text_b and tb not in text_b)
+
+    def names_differ(self, i: int, j: int) -> bool:
+        ta, tb = self.a.title[i], self.b.title[j]
+        return bool(ta or tb) and ta != tb
+
+    def gate(self) -> bool:
+        """A link between differently named nodes (titles, keyword names, or a named node and an
+        unnamed one) stands only on strong evidence that the content went there; an unnumbered keyword
+        entry never links to a differently named keyword. Turned-down parents take with them the
+        children that paired only because the parents did. True when something was undone."""
+        undone = False
+        for i, j in sorted(self.a2b.items()):
+            if self.a2b.get(i) != j or not self.names_differ(i, j):
+                continue
+            keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
+            if keyword and self.a.title[i] and self.b.title[j] and not self.text_names_other(i, j):
+                ok = False
+            else:
+                ok = self.evidence(i, j) >= EVIDENCE
+            if ok:
+                continue
+            self.unpair(i)
+            undone = True
+            for c in self.a.children[i]:
+                d = self.a2b.get(c)
+                if (
+                    d is not None
+                    and self.b.parent[d] == j
+                    and fuzz.ratio(self.a.body[c], self.b.body[d]) < LOOSE_CUTOFF
+                ):
+                    self.unpair(c)
+        return undone
+
     def _names_disagree(self, i: int, j: int) -> bool:
         """The two texts sit under differently named rules and each names only its own ("... cards with
         morph" under Morph, "... for more information" under Cloak): boilerplate, not the same rule."""
@@ -339,6 +448,7 @@ class _Matcher:
     def run(self) -> list[Pair]:
         self.exact_unique()
         self.titles()
+        self.titles_across_levels()
         self.parent_votes()
         self.siblings()
         self.duplicates()
@@ -346,6 +456,15 @@ class _Matcher:
         self.similarity()
         self.parent_votes()
         self.siblings()
+        # Passes run again after the gate may make new weak links; the last gate has the final word.
+        for _ in range(4):
+            if not self.gate():
+                break
+            self.similarity()
+            self.parent_votes()
+            self.siblings()
+        else:
+            self.gate()
         return [Pair(i, j, round(self.score[i], 4), self.reason[i]) for i, j in sorted(self.a2b.items())]
 
 

@@ -1,0 +1,94 @@
+"""Golden alignment cases cut from real releases (tests/fixtures/align/<quirk>/, PROVENANCE in each), the
+shipped seed keyword page, and the corpus-wide title-to-title check."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rulediff import parse
+from rulediff.changes import Kind, align
+from rulediff.match import _title_key
+from rulediff.model import Document
+
+from .conftest import CORPUS, FIXTURES, cr_txt_files, needs_cr_corpus
+
+ALIGN = FIXTURES / "align"
+
+
+def _case(name: str) -> tuple[Document, Document]:
+    return parse(str(ALIGN / name / "old.txt")), parse(str(ALIGN / name / "new.txt"))
+
+
+def _links(old: Document, new: Document) -> dict[str, tuple[str, Kind]]:
+    out: dict[str, tuple[str, Kind]] = {}
+    for ch in align(old, new).changes:
+        for i in ch.old:
+            for j in ch.new:
+                out[str(old.rules[i].number)] = (str(new.rules[j].number), ch.kind)
+    return out
+
+
+def test_card_parts_2007_10_loyalty_is_new_not_legal_text() -> None:
+    old, new = _case("card-parts-merge-2007-10")
+    al = align(old, new)
+    by_new = {str(new.rules[j].number): ch.kind for ch in al.changes for j in ch.new}
+    assert by_new["209"] == Kind.ADDED  # 209 Loyalty (planeswalkers) did not exist before
+    assert by_new["209.1"] == Kind.ADDED
+    links = _links(old, new)
+    # None of the old card parts is claimed to have become Loyalty.
+    assert all(target not in ("209", "209.1") for target, _ in links.values())
+    assert links["208"] == ("208", Kind.UNCHANGED)
+
+
+def test_level_changes_2009_titled_rule_becomes_heading_and_children_follow() -> None:
+    old, new = _case("level-changes-2009")
+    links = _links(old, new)
+    assert links["212.2"][0] == "301"  # 212.2 Artifacts became 301 Artifacts
+    assert links["212.2a"][0] == "301.1"
+    assert links["212.2g"][0] == "301.7"
+    assert links["212.2m"][0] == "301.8"
+
+
+def test_seed_keyword_page_has_no_false_keyword_links() -> None:
+    # The 2011 blog paste of section 7 against the 2017 keyword page: keywords born after 2011
+    # (Afflict, Ingest, Menace, Prowess, Skulk, ...) are new, never an unrelated 2011 keyword.
+    a = parse(str(next(CORPUS.glob("003_*.txt"))))
+    b = parse(str(next(CORPUS.glob("004_*.txt"))))
+    al = align(a, b)
+    wrong = [
+        (a.rules[i].title, b.rules[j].title)
+        for ch in al.changes
+        for i in ch.old
+        for j in ch.new
+        if b.rules[j].number is None and _title_key(a.rules[i].title) != _title_key(b.rules[j].title)
+    ]
+    assert wrong == []
+    linked = {b.rules[j].title for ch in al.changes if ch.old for j in ch.new}
+    assert {"Afflict", "Ingest", "Menace", "Prowess", "Skulk"}.isdisjoint(linked)
+    assert "Flashback" in linked
+
+
+@needs_cr_corpus
+def test_unique_titles_map_title_to_title_across_every_consecutive_pair() -> None:
+    docs = [parse(str(p)) for p in cr_txt_files()]
+    misses = []
+    for old, new in zip(docs, docs[1:], strict=False):
+        ca = Counter(_title_key(r.title) for r in old.rules if r.title and r.number is not None)
+        cb = Counter(_title_key(r.title) for r in new.rules if r.title and r.number is not None)
+        where = {_title_key(r.title): j for j, r in enumerate(new.rules) if r.title and r.number is not None}
+        a2b: dict[int, tuple[int, ...]] = {}
+        for ch in align(old, new).changes:
+            for i in ch.old:
+                a2b[i] = ch.new
+        for i, r in enumerate(old.rules):
+            t = _title_key(r.title)
+            if r.number is None or not t or ca[t] != 1 or cb[t] != 1:
+                continue
+            if where[t] not in a2b.get(i, ()):
+                misses.append(f"{old.version.label} -> {new.version.label}: {r.number} {r.title}")
+    assert misses == []
+
+
+def test_fixtures_say_where_they_come_from() -> None:
+    for folder in (p for p in ALIGN.iterdir() if p.is_dir()):
+        assert "../shared/cr-corpus/txt/cr-" in (folder / "PROVENANCE").read_text(encoding="utf-8")
