@@ -14,7 +14,6 @@ from .match import Pair, covered, longest_increasing, match
 from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
-from .numbering import RuleNumber
 from .text import words
 
 DIFF_SCHEMA = "rulediff.diff/1"
@@ -293,7 +292,6 @@ def _splits_and_merges(
     gained = _Pool(
         {j: _bag(new.rules[j]) - _bag(old.rules[i]) for i, j in edited}, {j: _level(new.rules[j]) for _, j in edited}
     )
-    old_siblings, new_siblings = _siblings(old), _siblings(new)
     for j, rb in enumerate(new.rules):
         if j in b2a:
             continue
@@ -301,7 +299,7 @@ def _splits_and_merges(
         if sum(wb.values()) < 6:
             continue
         c, i = lost.best(wb, _level(rb))
-        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags, new_siblings)
+        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
         if source is not None:
             splits.setdefault(source, [a2b[source]]).append(j)
     for i, ra in enumerate(old.rules):
@@ -314,7 +312,7 @@ def _splits_and_merges(
         if c >= CONTAINMENT:
             merges.setdefault(j, [b2a[j]]).append(i)
         else:
-            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags, old_siblings)
+            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags)
             if folded is not None:
                 merges.setdefault(folded, [b2a[folded]]).append(i)
     return splits, merges
@@ -329,7 +327,6 @@ def _absorbed_by_sibling(
     partner: dict[int, int],
     delta: dict[int, Counter[str]],
     opposite: dict[int, Counter[str]],
-    siblings: dict[RuleNumber, list[int]],
 ) -> int | None:
     """An unpaired node whose gist went into (or came out of) an edited sibling: the sibling only gained
     (only lost) words, all of them among this node's, including a telling word. Returns that sibling's
@@ -341,7 +338,7 @@ def _absorbed_by_sibling(
         return None
     own = set(words(rx.norm))
     best: tuple[int, int] | None = None
-    for k in siblings.get(rx.number.parent, ()):
+    for k in doc.child_positions(rx.number.parent):
         if k == x or k not in partner:
             continue
         other = partner[k]
@@ -354,14 +351,6 @@ def _absorbed_by_sibling(
             if best is None or dist < best[0]:
                 best = (dist, other)
     return best[1] if best else None
-
-
-def _siblings(doc: Document) -> dict[RuleNumber, list[int]]:
-    out: dict[RuleNumber, list[int]] = {}
-    for k, r in enumerate(doc.rules):
-        if r.number is not None and r.number.parent is not None:
-            out.setdefault(r.number.parent, []).append(k)
-    return out
 
 
 # --- the alignment ---------------------------------------------------------------------------------

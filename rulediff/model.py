@@ -342,6 +342,10 @@ class Document:
     def __len__(self) -> int:
         return len(self.rules)
 
+    def child_positions(self, number: RuleNumber | str | None) -> tuple[int, ...]:
+        """Positions (into ``rules``) of the nodes whose parent is ``number``, in order (None: the top)."""
+        return tuple(self._indexed()[1].get("" if number is None else str(number), ()))
+
     def children(self, number: RuleNumber | str | None) -> list[Rule]:
         key = "" if number is None else str(number)
         return [self.rules[i] for i in self._indexed()[1].get(key, [])]
