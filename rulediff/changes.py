@@ -107,6 +107,8 @@ class Change:
     similarity: float = 1.0
     reason: str = ""
     examples: tuple[ExampleChange, ...] = ()
+    # The link old -> new is kept on weak evidence (see match.Pair.uncertain).
+    uncertain: bool = False
 
     @property
     def rewritten(self) -> bool:
@@ -390,12 +392,30 @@ def align(old: Document, new: Document) -> Alignment:
         changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred))
     for i, js in splits.items():
         changes.append(
-            Change(Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, by_old[i].score, 0.0, f"split; {by_old[i].reason}")
+            Change(
+                Kind.SPLIT,
+                (i,),
+                tuple(js),
+                Nature.SUBSTANTIVE,
+                by_old[i].score,
+                0.0,
+                f"split; {by_old[i].reason}",
+                uncertain=by_old[i].uncertain,
+            )
         )
     for j, olds in merges.items():
         first = by_old[olds[0]]
         changes.append(
-            Change(Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, f"merged; {first.reason}")
+            Change(
+                Kind.MERGED,
+                tuple(olds),
+                (j,),
+                Nature.SUBSTANTIVE,
+                first.score,
+                0.0,
+                f"merged; {first.reason}",
+                uncertain=first.uncertain,
+            )
         )
     for j, rb in enumerate(new.rules):
         if j not in b2a and j not in split_new:
@@ -452,7 +472,7 @@ def _paired(
         else:
             kind = Kind.EDITED if nature else Kind.UNCHANGED
         reason = p.reason
-    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex)
+    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
 
 
 def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:

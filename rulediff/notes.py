@@ -114,6 +114,7 @@ class Entry:
     rewritten: bool = False
     reason: str = ""
     extra_ids: list[str] = field(default_factory=list)  # old numbers' anchors: links to where it was
+    uncertain: bool = False  # the link to the old rule stands on weak evidence
 
 
 @dataclass(slots=True)
@@ -343,6 +344,7 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
         rewritten=ch.rewritten,
         reason=ch.reason,
         extra_ids=extra,
+        uncertain=ch.uncertain,
     )
 
 

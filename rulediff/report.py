@@ -117,6 +117,7 @@ def to_dict(al: Alignment) -> dict[str, Any]:
             "reason": ch.reason,
             "score": ch.score,
             "similarity": ch.similarity,
+            "uncertain": ch.uncertain,
         }
         if ch.kind != Kind.NOT_COVERED:
             old_text = "\n".join(al.old.rules[i].text for i in ch.old)

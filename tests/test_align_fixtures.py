@@ -92,3 +92,24 @@ def test_unique_titles_map_title_to_title_across_every_consecutive_pair() -> Non
 def test_fixtures_say_where_they_come_from() -> None:
     for folder in (p for p in ALIGN.iterdir() if p.is_dir()):
         assert "../shared/cr-corpus/txt/cr-" in (folder / "PROVENANCE").read_text(encoding="utf-8")
+
+
+def test_every_json_change_says_whether_its_link_is_uncertain() -> None:
+    from rulediff.report import to_dict
+
+    old, new = _case("level-changes-2009")
+    changes = to_dict(align(old, new))["changes"]
+    assert changes and all(isinstance(c["uncertain"], bool) for c in changes)
+
+
+@needs_cr_corpus
+def test_weak_link_is_kept_but_marked_uncertain_in_json_and_html() -> None:
+    from rulediff.report import to_dict, to_html
+
+    from .conftest import cr_file
+
+    # 2013-07-13 made indestructible a keyword: 700.4 became 702.12 Indestructible, reworded.
+    al = align(parse(str(cr_file("2013-05-01"))), parse(str(cr_file("2013-07-13"))))
+    item = next(c for c in to_dict(al)["changes"] if c["old"] == ["700.4"])
+    assert item["new"] == ["702.12"] and item["uncertain"] is True
+    assert "uncertain match" in to_html(al)
