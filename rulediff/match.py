@@ -11,6 +11,7 @@ import re
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -75,7 +76,15 @@ class _Side:
 
 def _title_key(t: str | None) -> str:
     # Through normalize: "The _Magic_ Golden Rules" and "The Magic Golden Rules" are one title.
-    return re.sub(r"[\W_]+", " ", normalize(t or "").casefold()).strip()
+    if not t:
+        return ""  # most nodes have no title
+    return re.sub(r"[\W_]+", " ", normalize(t).casefold()).strip()
+
+
+@lru_cache(maxsize=1 << 15)
+def _word_count(text: str) -> int:
+    # Both sides of a diff (and consecutive releases) share most texts: count each once.
+    return len(words(text))
 
 
 def _prepare(doc: Document) -> _Side:
@@ -88,25 +97,34 @@ def _prepare(doc: Document) -> _Side:
         for i, r in enumerate(rules)
     ]
     title = [_title_key(r.title) for r in rules]
-    pos: dict[RuleNumber, int] = {}
+    pos: dict[str, int] = {}
     parent = [-1] * len(rules)
     children: list[list[int]] = [[] for _ in rules]
     for i, r in enumerate(rules):
-        if r.number is None:
+        n = r.number
+        if n is None:
             continue
-        p = r.number.parent
-        while p is not None and p not in pos:
-            p = p.parent
-        if p is not None:
-            parent[i] = pos[p]
-            children[pos[p]].append(i)
-        pos.setdefault(r.number, i)
+        # The nearest ancestor already seen, by the keys of the number's ancestors (nearest first),
+        # spelled from its parts: no RuleNumber is made or hashed per node.
+        if n.letters:
+            up: tuple[str, ...] = (f"{n.heading}.{n.rule}", str(n.heading), str(n.section))
+        elif n.rule is not None:
+            up = (str(n.heading), str(n.section))
+        elif n.heading is not None:
+            up = (str(n.section),)
+        else:
+            up = ()
+        p = next((pos[k] for k in up if k in pos), -1)
+        if p >= 0:
+            parent[i] = p
+            children[p].append(i)
+        pos.setdefault(str(n), i)
     body = list(masked)
     for i, r in enumerate(rules):
         # A headed rule's own text is only its title; its substance is its children.
         if r.title and children[i] and level[i] == int(Level.RULE):
             body[i] = masked[i] + " " + " ".join(masked[c] for c in children[i])
-    weight = [len(words(m)) for m in masked]
+    weight = [_word_count(m) for m in masked]
     title_count = Counter(t for t, r in zip(title, rules, strict=True) if t and r.number is not None)
     return _Side(doc, rules, level, key, body, title, parent, children, weight, title_count)
 
