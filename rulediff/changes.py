@@ -367,17 +367,20 @@ def align(old: Document, new: Document) -> Alignment:
     splits, merges = _splits_and_merges(old, new, a2b, b2a)
 
     number_map: dict[str, str | list[str]] = {}
+    la, lb = number_labels(old), number_labels(new)
     for p in pairs:
-        ra, rb = old.rules[p.old], new.rules[p.new]
-        if ra.number is not None and rb.number is not None:
-            number_map.setdefault(str(ra.number), str(rb.number))
+        a, b = la[p.old], lb[p.new]
+        if a is not None and b is not None:
+            number_map.setdefault(a, b)
     for i, js in splits.items():
-        if old.rules[i].number is not None:
-            number_map[str(old.rules[i].number)] = [str(new.rules[j].number) for j in js]
+        a = la[i]
+        if a is not None:
+            number_map[a] = [x for x in (lb[j] for j in js) if x is not None]
     for j, olds in merges.items():
         for i in olds:
-            if old.rules[i].number is not None and new.rules[j].number is not None:
-                number_map.setdefault(str(old.rules[i].number), str(new.rules[j].number))
+            a, b = la[i], lb[j]
+            if a is not None and b is not None:
+                number_map.setdefault(a, b)
 
     numbered = [p for p in pairs if old.rules[p.old].number is not None]
     in_order = {numbered[k].old for k in longest_increasing(p.new for p in numbered)}
@@ -425,6 +428,22 @@ def align(old: Document, new: Document) -> Alignment:
             changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
     changes.sort(key=_order_key(a2b))
     return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
+
+
+def number_labels(doc: Document) -> list[str | None]:
+    """Each node's number as the number map writes it. A number a release prints twice (2024-09-20 has
+    702.175 Offspring and 702.175 Impending) gets "#2" on its second occurrence, so both rules are in
+    the map and neither hides the other; cross-references resolve to the first, as a reader would."""
+    seen: Counter[str] = Counter()
+    out: list[str | None] = []
+    for r in doc.rules:
+        if r.number is None:
+            out.append(None)
+            continue
+        s = str(r.number)
+        seen[s] += 1
+        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return out
 
 
 def _unpaired(

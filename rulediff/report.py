@@ -162,8 +162,9 @@ def to_dict(al: Alignment) -> dict[str, Any]:
 
 
 def _sort_key(number: str) -> tuple[Any, ...]:
-    n = RuleNumber.try_parse(number)
-    return (0, n.sort_key) if n is not None else (1, number)
+    # "702.175#2" (a number printed twice, see changes.number_labels) sorts after "702.175".
+    n = RuleNumber.try_parse(number.split("#")[0])
+    return (0, n.sort_key, number) if n is not None else (1, number)
 
 
 def to_json(al: Alignment) -> str:

@@ -41,7 +41,10 @@ def restrict(al: Alignment, prefixes: list[RuleNumber]) -> Alignment:
     inferred = {t: v for t, v in al.inferred.items() if under(RuleNumber.try_parse(v[0]), prefixes)}
 
     def mapped(old: str, new: str | list[str]) -> bool:
-        return any(under(RuleNumber.try_parse(n), prefixes) for n in [old, *([new] if isinstance(new, str) else new)])
+        return any(
+            under(RuleNumber.try_parse(n.split("#")[0]), prefixes)
+            for n in [old, *([new] if isinstance(new, str) else new)]
+        )
 
     number_map = {o: n for o, n in al.number_map.items() if mapped(o, n)}
     return replace(al, changes=changes, glossary=[], inferred=inferred, number_map=number_map)

@@ -113,3 +113,14 @@ def test_weak_link_is_kept_but_marked_uncertain_in_json_and_html() -> None:
     item = next(c for c in to_dict(al)["changes"] if c["old"] == ["700.4"])
     assert item["new"] == ["702.12"] and item["uncertain"] is True
     assert "uncertain match" in to_html(al)
+
+
+@needs_cr_corpus
+def test_a_number_printed_twice_keeps_both_rules_in_the_number_map() -> None:
+    from .conftest import cr_file
+
+    # 2024-09-20 prints 702.175 twice (Offspring, then Impending); 2024-11-08 renumbered Impending 702.176.
+    old, new = parse(str(cr_file("2024-09-20"))), parse(str(cr_file("2024-11-08")))
+    nmap = align(old, new).number_map
+    assert nmap["702.175"] == "702.175"
+    assert nmap["702.175#2"] == "702.176"
