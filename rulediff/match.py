@@ -439,7 +439,8 @@ class _Matcher:
             else:
                 share = self.evidence(i, j)
                 ok = share >= EVIDENCE
-                if ok and share < STRONG_EVIDENCE:
+                if ok and share < STRONG_EVIDENCE and i not in self.uncertain:
+                    # The gate runs more than once: say it once.
                     self.uncertain.add(i)
                     self.reason[i] += f"; uncertain: only {share:.0%} of the content went there under another name"
             if ok:
