@@ -169,6 +169,14 @@ class ArchiveBase:
         vid = ref if isinstance(ref, int) else self.resolve(ref).id
         if vid in self._docs:
             return self._docs[vid]
+        doc = self._load_document(vid)
+        self._docs[vid] = doc
+        return doc
+
+    def _load_document(
+        self, vid: int, where: str = "", args: tuple[object, ...] = (), glossary: bool = True
+    ) -> Document:
+        """Rebuild version ``vid`` from its rows; ``where`` narrows the rules (an SQL condition on ``r``)."""
         row = self.db.execute(
             "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
         ).fetchone()
@@ -177,20 +185,22 @@ class ArchiveBase:
         label, eff, era, fmt, sha, source, extra = row
         rules = self.db.execute(
             "SELECT r.number, b.title, b.text, b.norm, b.examples, r.line, b.category, b.notes, r.anchor, b.digest"
-            " FROM rules r JOIN bodies b ON b.id = r.body_id WHERE r.version_id = ? ORDER BY r.pos",
-            (vid,),
+            f" FROM rules r JOIN bodies b ON b.id = r.body_id WHERE r.version_id = ?{where} ORDER BY r.pos",
+            (vid, *args),
         ).fetchall()
-        glossary = self.db.execute(
-            "SELECT term, text, line, senses, norm FROM glossary WHERE version_id = ? ORDER BY pos", (vid,)
-        ).fetchall()
-        doc = document_from_parts(
+        terms = (
+            self.db.execute(
+                "SELECT term, text, line, senses, norm FROM glossary WHERE version_id = ? ORDER BY pos", (vid,)
+            ).fetchall()
+            if glossary
+            else []
+        )
+        return document_from_parts(
             {"label": label, "effective_date": eff, "era": era, "format": fmt, "sha256": sha, "source": source},
             rules,
-            glossary,
+            terms,
             json.loads(extra),
         )
-        self._docs[vid] = doc
-        return doc
 
     def coverage(self, vid: int) -> Coverage:
         """A version's coverage, without loading its rules."""

@@ -3,13 +3,10 @@ by text or digest, and parts of a release rebuilt without loading the rest of it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import ArchiveError
 from ..model import Document
-from .codec import document_from_parts
 from .queries import QueryingArchive
 from .rows import sort_date_of
 
@@ -124,21 +121,5 @@ class IdentifyingArchive(QueryingArchive):
         glossary: a slice of a release costs a slice of the rebuilding."""
         if ranges is None:
             return self.document(vid)
-        row = self.db.execute(
-            "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
-        ).fetchone()
-        if row is None:
-            raise ArchiveError(f"no archived version #{vid}", source=str(self.path))
-        label, eff, era, fmt, sha, source, extra = row
         where, args = _where(ranges)
-        rules = self.db.execute(
-            "SELECT r.number, b.title, b.text, b.norm, b.examples, r.line, b.category, b.notes, r.anchor, b.digest"
-            f" FROM rules r JOIN bodies b ON b.id = r.body_id WHERE r.version_id = ?{where} ORDER BY r.pos",
-            (vid, *args),
-        ).fetchall()
-        return document_from_parts(
-            {"label": label, "effective_date": eff, "era": era, "format": fmt, "sha256": sha, "source": source},
-            rules,
-            [],
-            json.loads(extra),
-        )
+        return self._load_document(vid, where, tuple(args), glossary=False)
