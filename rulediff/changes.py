@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from rapidfuzz import fuzz
 
-from .match import Pair, covered, longest_increasing, match
+from .match import Pair, covered, longest_increasing, match, number_labels
 from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
@@ -430,22 +430,6 @@ def align(old: Document, new: Document) -> Alignment:
     return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
 
 
-def number_labels(doc: Document) -> list[str | None]:
-    """Each node's number as the number map writes it. A number a release prints twice (2024-09-20 has
-    702.175 Offspring and 702.175 Impending) gets "#2" on its second occurrence, so both rules are in
-    the map and neither hides the other; cross-references resolve to the first, as a reader would."""
-    seen: Counter[str] = Counter()
-    out: list[str | None] = []
-    for r in doc.rules:
-        if r.number is None:
-            out.append(None)
-            continue
-        s = str(r.number)
-        seen[s] += 1
-        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
-    return out
-
-
 def _unpaired(
     r: Rule, old: tuple[int, ...], new: tuple[int, ...], other: Document, kind: Kind, why: str, side: str
 ) -> Change:
@@ -466,14 +450,18 @@ def _paired(
     number_map: dict[str, str | list[str]],
     inferred: dict[str, tuple[str, float]],
 ) -> Change:
-    ex = _examples(ra.examples, rb.examples, number_map)
-    # Most pairs have equal raw text: no nature, and no comparison form computed to say so.
-    text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
-    nature = _worst(
-        text_nature,
-        *(e.nature for e in ex),
-        *(Nature.SUBSTANTIVE for e in ex if e.kind in ("added", "removed")),
-    )
+    if ra.text == rb.text and _same_examples(ra.examples, rb.examples):
+        # Most pairs: equal raw text and examples, which _examples pairs in order, all unchanged.
+        ex = tuple(ExampleChange("unchanged", e.text, e.text) for e in rb.examples) if rb.examples else ()
+        text_nature = nature = None
+    else:
+        ex = _examples(ra.examples, rb.examples, number_map)
+        text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
+        nature = _worst(
+            text_nature,
+            *(e.nature for e in ex),
+            *(Nature.SUBSTANTIVE for e in ex if e.kind in ("added", "removed")),
+        )
     sim = fuzz.ratio(ra.norm, rb.norm) / 100 if text_nature is not None else 1.0
     if ra.number is None:
         # An unnumbered keyword summary gets the number of what it aligned with.
@@ -492,6 +480,10 @@ def _paired(
             kind = Kind.EDITED if nature else Kind.UNCHANGED
         reason = p.reason
     return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+
+
+def _same_examples(a: tuple[Example, ...], b: tuple[Example, ...]) -> bool:
+    return len(a) == len(b) and all(x.text == y.text for x, y in zip(a, b, strict=True))
 
 
 def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:

@@ -63,6 +63,7 @@ class _Side:
     children: list[list[int]] = field(default_factory=list)
     weight: list[int] = field(default_factory=list)  # words of the node's own masked text
     title_count: Counter[str] = field(default_factory=Counter)  # numbered titles, every level
+    labels: list[str | None] = field(default_factory=list)  # see ``number_labels``; shared, do not mutate
 
     def descendants(self, i: int) -> list[int]:
         out: list[int] = []
@@ -100,10 +101,15 @@ def _prepare(doc: Document) -> _Side:
     pos: dict[str, int] = {}
     parent = [-1] * len(rules)
     children: list[list[int]] = [[] for _ in rules]
+    labels: list[str | None] = [None] * len(rules)
+    printed: Counter[str] = Counter()
     for i, r in enumerate(rules):
         n = r.number
         if n is None:
             continue
+        s = str(n)
+        printed[s] += 1
+        labels[i] = s if printed[s] == 1 else f"{s}#{printed[s]}"
         # The nearest ancestor already seen, by the keys of the number's ancestors (nearest first),
         # spelled from its parts: no RuleNumber is made or hashed per node.
         if n.letters:
@@ -118,7 +124,7 @@ def _prepare(doc: Document) -> _Side:
         if p >= 0:
             parent[i] = p
             children[p].append(i)
-        pos.setdefault(str(n), i)
+        pos.setdefault(s, i)
     body = list(masked)
     for i, r in enumerate(rules):
         # A headed rule's own text is only its title; its substance is its children.
@@ -126,7 +132,22 @@ def _prepare(doc: Document) -> _Side:
             body[i] = masked[i] + " " + " ".join(masked[c] for c in children[i])
     weight = [_word_count(m) for m in masked]
     title_count = Counter(t for t, r in zip(title, rules, strict=True) if t and r.number is not None)
-    return _Side(doc, rules, level, key, body, title, parent, children, weight, title_count)
+    return _Side(doc, rules, level, key, body, title, parent, children, weight, title_count, labels)
+
+
+def number_labels(doc: Document) -> list[str | None]:
+    """Each node's number as the number map writes it. A number a release prints twice (2024-09-20 has
+    702.175 Offspring and 702.175 Impending) gets "#2" on its second occurrence, so both rules are in
+    the map and neither hides the other; cross-references resolve to the first, as a reader would.
+    Made once per document with the rest of its preparation; the list is shared, not to be mutated."""
+    return _prepared(doc).labels
+
+
+def _covered_all(doc: Document, other: Document) -> list[bool]:
+    """``covered(doc, r)`` for every node of ``other``; a complete source covers everything."""
+    if doc.coverage.complete:
+        return [True] * len(other.rules)
+    return [covered(doc, r) for r in other.rules]
 
 
 def covered(doc: Document, r: Rule) -> bool:
@@ -168,8 +189,8 @@ class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
         self.a = _prepared(old)
         self.b = _prepared(new)
-        self.a_seen_by_b = [covered(new, r) for r in old.rules]
-        self.b_seen_by_a = [covered(old, r) for r in new.rules]
+        self.a_seen_by_b = _covered_all(new, old)
+        self.b_seen_by_a = _covered_all(old, new)
         self.a2b: dict[int, int] = {}
         self.b2a: dict[int, int] = {}
         self.score: dict[int, float] = {}
@@ -290,7 +311,12 @@ class _Matcher:
     def siblings(self) -> None:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
         dozens of repeated sentences in a release), then the most similar."""
-        for i, j in sorted(self.a2b.items()):
+        # Only parents with an unpaired child have work; they go in the order of the full walk (the
+        # pairs made under one parent are the structure bonus of the next), and pairs made on the
+        # way are not walked, as before.
+        parents = sorted({p for p in (self.a.parent[c] for c in self.free_a()) if p in self.a2b})
+        for i in parents:
+            j = self.a2b[i]
             ka = [c for c in self.a.children[i] if c not in self.a2b]
             kb = [c for c in self.b.children[j] if c not in self.b2a]
             if not ka or not kb:
