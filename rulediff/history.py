@@ -7,11 +7,12 @@ from typing import Any
 
 from .archive import Archive, VersionRow
 from .errors import ArchiveError
+from .lineage import ENDED, HAND, UNCERTAIN
 from .match import covers
 from .model import Document, GlossaryEntry, Rule
 from .numbering import RuleNumber
 from .textdiff import word_diff
-from .timeline import Stretch, stretches
+from .timeline import Stretch, edit_nature, stretches
 
 
 @dataclass(slots=True)
@@ -27,6 +28,9 @@ class Step:
     nature: str | None
     previous_number: str | None
     diff: list[Any] = field(default_factory=list)
+    # How the lineage came to this version when a reader should know: "uncertain match",
+    # "linked by hand: <reason>", or (a rule new because a hand correction cut its link) "unlinked by hand: <reason>".
+    link: str | None = None
 
 
 @dataclass(slots=True)
@@ -38,6 +42,13 @@ class History:
     gone_after: VersionRow | None
     # The whole rule (heading, text, subrules, examples) as it read over time.
     stretches: list[Stretch] = field(default_factory=list)
+    # Why the lineage ends where it does, when a hand correction cut its link to the next version.
+    ended: str | None = None
+
+    @property
+    def uncertain(self) -> bool:
+        """Does the lineage pass through a link kept on weak evidence?"""
+        return any(s.link == UNCERTAIN for s in self.steps)
 
     @property
     def title(self) -> str:
@@ -76,11 +87,14 @@ class History:
                     "text": s.text,
                     "examples": s.examples,
                     "diff": s.diff,
+                    "link": s.link,
                 }
                 for s in self.steps
             ],
             "edges": self.edges,
             "gone_after": self.gone_after.label if self.gone_after else None,
+            "ended": self.ended,
+            "uncertain": self.uncertain,
             "stretches": [s.as_dict() for s in self.stretches],
         }
 
@@ -118,6 +132,7 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
     order = {v.id: k for k, v in enumerate(versions)}
     rows = arc.lineage_rules(lineage)
     rows.sort(key=lambda r: (order[r[0]], r[1]))
+    links, ended = link_texts(arc.link_marks(lineage))
     steps: list[Step] = []
     prev: tuple[int, int, str | None, str] | None = None
     for vid, pos, number, title, text, examples in rows:
@@ -126,6 +141,9 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
         diff: list[Any] = []
         if prev is not None:
             change, nature = _kind_between(arc, prev[0], vid, prev[1], pos)
+            if links.get(vid, "").startswith(HAND):
+                got = edit_nature(prev[3], text)
+                change, nature = HAND, got.value if got else None
             if prev[3] != text:
                 diff = [[int(p.op), p.text] for p in word_diff(prev[3], text)]
         steps.append(
@@ -139,6 +157,7 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
                 nature,
                 prev[2] if prev else None,
                 diff,
+                links.get(vid),
             )
         )
         prev = (vid, pos, number, text)
@@ -162,7 +181,20 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
         whole.append(
             (s.version, s.number, s.title, whole_text(arc, s.version.id, s.number, s.text, s.examples), follows)
         )
-    return History(lineage, query, steps, edges, gone, stretches(whole))
+    return History(lineage, query, steps, edges, gone, stretches(whole, links), ended)
+
+
+def link_texts(marks: list[tuple[int, str, str]]) -> tuple[dict[int, str], str | None]:
+    """What a reader is told of a lineage's marks: per version id, how it came there ("uncertain match",
+    "linked by hand: <reason>", "unlinked by hand: <reason>"), and why it ends, if a correction ended it."""
+    links: dict[int, str] = {}
+    ended = None
+    for vid, kind, reason in marks:
+        if kind == ENDED:
+            ended = f"unlinked by hand: {reason}"
+        else:
+            links[vid] = f"{kind}: {reason}" if reason else kind
+    return links, ended
 
 
 def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: list[str]) -> str:
@@ -180,7 +212,7 @@ def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: 
 
 
 def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:
-    for kind, old, new, nature in arc.stored_changes(a, b) or []:
+    for kind, old, new, nature, _ in arc.stored_changes(a, b) or []:
         if i in old and j in new:
             return (kind, nature)
     return ("reappears", None)

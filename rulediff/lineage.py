@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .changes import Kind
+from .corrections import LINK, Fix
 from .match import covers
 from .model import Coverage
 from .numbering import RuleNumber
@@ -17,7 +18,13 @@ from .numbering import RuleNumber
 LINEAGE_LOOKBACK = 8
 
 RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
-Pair = tuple[str, list[int], list[int]]  # (kind, old positions, new positions)
+Pair = tuple[str, list[int], list[int], bool]  # (kind, old positions, new positions, uncertain)
+
+# The kinds of link_marks: how a lineage went from one version to the next when a reader should know.
+HAND = "linked by hand"  # also the kind of a pair a hand correction made
+UNLINKED = "unlinked by hand"  # a rule that is new because a correction cut its link
+ENDED = "ended by hand"  # a rule with no successor because a correction cut its link
+UNCERTAIN = "uncertain match"
 
 
 class RuleKeys(Protocol):
@@ -29,15 +36,71 @@ class RuleKeys(Protocol):
 
     def pairs(self, a: int, b: int) -> list[Pair]: ...
 
+    def corrections(self, a: int, b: int) -> list[Fix]: ...
+
 
 @dataclass(slots=True)
 class Lineages:
     """Lineage ids per rule position of each (re)assigned version, the lineages born there
-    (id, first version, first number, title), and split/merge edges (from, to, version, kind)."""
+    (id, first version, first number, title), split/merge edges (from, to, version, kind), and the marks
+    (version, lineage, kind, reason) of links made by hand, cut by hand, or kept on weak evidence."""
 
     ids: dict[int, list[int]] = field(default_factory=dict)
     born: list[tuple[int, int, str | None, str | None]] = field(default_factory=list)
     edges: list[tuple[int, int, int, str]] = field(default_factory=list)
+    marks: list[tuple[int, int, str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Corrected:
+    """The pairs of two versions with hand corrections applied, and what the corrections did to which rules:
+    ``new`` (position -> (HAND or UNLINKED, reason)) and ``ended`` (old position -> reason)."""
+
+    pairs: list[Pair]
+    new: dict[int, tuple[str, str]] = field(default_factory=dict)
+    ended: dict[int, str] = field(default_factory=dict)
+
+
+def corrected(pairs: list[Pair], fixes: Sequence[Fix]) -> Corrected:
+    """Apply hand corrections to the matcher's pairs. An unlink cuts old -> new (or every link of old);
+    a link replaces the matcher's links of both its ends, and hand links sharing an end go together (one
+    old linked to two new rules is a split, two into one a merge)."""
+    if not fixes:
+        return Corrected(pairs)
+    work = [(k, list(o), list(n), u) for k, o, n, u in pairs]
+    out = Corrected([])
+    for f in fixes:
+        if f.action == LINK:
+            continue
+        for _, old, new, _ in work:
+            if f.old not in old or (f.new is not None and f.new not in new):
+                continue
+            if f.new is None or len(old) > 1:
+                old.remove(f.old)
+            else:
+                new.remove(f.new)
+            out.ended[f.old] = f.reason
+            out.new.update((j, (UNLINKED, f.reason)) for j in ([f.new] if f.new is not None else new))
+    links = [(f.old, f.new, f.reason) for f in fixes if f.action == LINK and f.new is not None]
+    groups: list[tuple[set[int], set[int]]] = []
+    for o, n, reason in links:
+        for _, old, new, _ in work:
+            if o in old:
+                old.remove(o)
+            if n in new:
+                new.remove(n)
+        hit = [g for g in groups if o in g[0] or n in g[1]]
+        groups = [g for g in groups if not any(g is h for h in hit)]
+        groups.append(({o}.union(*(g[0] for g in hit)), {n}.union(*(g[1] for g in hit))))
+        out.new[n] = (HAND, reason)
+    kept = [p for p in work if p[1] and p[2]]
+    out.pairs = kept + [(HAND, sorted(o), sorted(n), False) for o, n in groups]
+    # Only what ends up unpaired was cut.
+    paired_old = {i for _, old, _, _ in out.pairs for i in old}
+    paired_new = {j for _, _, new, _ in out.pairs for j in new}
+    out.ended = {i: r for i, r in out.ended.items() if i not in paired_old}
+    out.new = {j: m for j, m in out.new.items() if m[0] == HAND or j not in paired_new}
+    return out
 
 
 def assign_lineages(
@@ -54,6 +117,7 @@ def assign_lineages(
         _, rules = keys.light(vid)
         lin: list[int | None] = [None] * len(rules)
         pending = set(range(len(rules)))
+        cut: dict[int, str] = {}  # new here because a hand correction cut its link: the reason
         for back in range(1, min(k, LINEAGE_LOOKBACK) + 1):
             if not pending:
                 break
@@ -63,28 +127,38 @@ def assign_lineages(
             if not looks:
                 continue
             taken = {x for x in lin if x is not None}
-            for kind, old, new in keys.pairs(uid, vid):
+            fixed = corrected(keys.pairs(uid, vid), keys.corrections(uid, vid))
+            for kind, old, new, uncertain in fixed.pairs:
                 primary = assigned[uid][old[0]]
                 for j in new:
                     if j not in pending:
                         continue
                     if primary not in taken:
-                        lin[j] = primary
+                        got = primary
                         taken.add(primary)
                     else:
-                        lin[j] = next_id
+                        got = next_id
                         out.born.append((next_id, vid, _s(rules[j][0]), rules[j][1]))
                         out.edges.append((primary, next_id, vid, kind))
                         next_id += 1
+                    lin[j] = got
                     pending.discard(j)
-                if kind == Kind.MERGED.value:
+                    if kind == HAND:
+                        out.marks.append((vid, got, HAND, fixed.new[j][1]))
+                    elif uncertain:
+                        out.marks.append((vid, got, UNCERTAIN, ""))
+                if kind in (Kind.MERGED.value, HAND):
                     out.edges.extend((assigned[uid][i], primary, vid, kind) for i in old[1:])
+            out.marks.extend((vid, assigned[uid][i], ENDED, reason) for i, reason in sorted(fixed.ended.items()))
+            cut.update((j, reason) for j, (how, reason) in fixed.new.items() if how == UNLINKED and j in pending)
             # What this predecessor covered but did not pair is new here; stop looking for it.
             pending -= set(looks)
         for j in range(len(rules)):
             if lin[j] is None:
                 lin[j] = next_id
                 out.born.append((next_id, vid, _s(rules[j][0]), rules[j][1]))
+                if j in cut:
+                    out.marks.append((vid, next_id, UNLINKED, cut[j]))
                 next_id += 1
         assigned[vid] = out.ids[vid] = [x for x in lin if x is not None]
     return out

@@ -49,6 +49,7 @@ def build_site(
     # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by 'add')
     # are stored; each in its own transaction, before the pages are read.
     arc.refresh_alignments()
+    arc.sync_corrections()
     arc.ensure_alignments(arc.bridges(), "bridge")
     # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
     with arc.snapshot():

@@ -4,7 +4,7 @@ versions that read the same, what changed at the start of each, and how much it 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
@@ -29,6 +29,8 @@ class Stretch:
     nature: str | None = None  # of the text edit: substantive, references_only, typography_only
     previous: str | None = None  # the number (or term) before this stretch, when it changed
     diff: list[Piece] = field(default_factory=list)
+    # How the lineage came to ``first`` when a reader should know ("uncertain match", "linked by hand: ...").
+    link: str | None = None
 
     @property
     def quiet(self) -> bool:
@@ -46,6 +48,7 @@ class Stretch:
             "previous": self.previous,
             "text": self.text,
             "diff": as_pairs(self.diff),
+            "link": self.link,
         }
 
 
@@ -59,17 +62,23 @@ def edit_nature(old: str, new: str) -> Nature | None:
     return nature_of(old, new, normalize(old), normalize(new), implied)
 
 
-def stretches(entries: Iterable[tuple[Any, str | None, str | None, str, bool]]) -> list[Stretch]:
+def stretches(
+    entries: Iterable[tuple[Any, str | None, str | None, str, bool]], links: Mapping[int, str] | None = None
+) -> list[Stretch]:
     """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
-    ``follows`` is False when the previous archived version did not have the item (it reappears)."""
+    ``follows`` is False when the previous archived version did not have the item (it reappears).
+    ``links`` (version id -> what to say of the link into it) starts a stretch there and says it."""
     out: list[Stretch] = []
+    links = links or {}
     for v, number, name, text, follows in entries:
         prev = out[-1] if out else None
-        if prev is not None and follows and (prev.number, prev.name, prev.text) == (number, name, text):
+        link = links.get(v.id) if links else None
+        same = prev is not None and (prev.number, prev.name, prev.text) == (number, name, text)
+        if prev is not None and follows and link is None and same:
             prev.last = v
             continue
         if prev is None:
-            out.append(Stretch(v, v, number, name, text, "first seen"))
+            out.append(Stretch(v, v, number, name, text, "first seen", link=link))
             continue
         changes = []
         previous = None
@@ -96,6 +105,7 @@ def stretches(entries: Iterable[tuple[Any, str | None, str | None, str, bool]]) 
                 nature.value if nature else None,
                 previous,
                 diff,
+                link,
             )
         )
     return out

@@ -9,14 +9,14 @@ from collections.abc import Callable, Iterable
 
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
-from .base import ArchiveBase
 from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, engine_version, pairs_from_blob
+from .corrections import CorrectionsBase
 from .rows import VersionRow
 
-Change = tuple[str, list[int], list[int], str | None]  # (kind, old positions, new positions, nature)
+Change = tuple[str, list[int], list[int], str | None, bool]  # (kind, old positions, new positions, nature, uncertain)
 
 
-class AligningArchive(ArchiveBase):
+class AligningArchive(CorrectionsBase):
     """Alignments, lineages and bridges; see ``Archive``."""
 
     def has_alignment(self, a: int, b: int) -> bool:
@@ -175,9 +175,11 @@ class AligningArchive(ArchiveBase):
             v.id: [x for (x,) in db.execute("SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos", (v.id,))]
             for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]
         }
+        self._fix_index = None  # corrections are read afresh: versions or corrections may have changed
         got = assign_lineages(self, [v.id for v in vs], start, known, next_id)
         db.executemany("INSERT INTO lineages VALUES (?,?,?,?)", got.born)
         db.executemany("INSERT INTO lineage_edges VALUES (?,?,?,?)", got.edges)
+        self._store_marks(later, got.marks)
         for vid, lin in got.ids.items():
             db.executemany(
                 "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",

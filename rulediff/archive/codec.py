@@ -139,6 +139,7 @@ def alignment_json(al: Alignment) -> str:
                     ch.similarity,
                     ch.reason,
                     [[e.kind, e.old, e.new, e.nature.value if e.nature else None] for e in ch.examples],
+                    ch.uncertain,
                 ]
                 for ch in al.changes
             ],
@@ -172,8 +173,9 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
             sim,
             reason,
             tuple(ExampleChange(ek, eo, en, Nature(enat) if enat else None) for ek, eo, en, enat in ex),
+            uncertain,
         )
-        for kind, o, n, nat, score, sim, reason, ex in d["changes"]
+        for kind, o, n, nat, score, sim, reason, ex, uncertain in d["changes"]
     ]
     glossary = [
         GlossaryChange(
@@ -189,13 +191,13 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
     return Alignment(old, new, changes, d["number_map"], glossary, inferred)
 
 
-Pair = tuple[str, list[int], list[int]]  # (kind, old positions, new positions) of a paired change
+Pair = tuple[str, list[int], list[int], bool]  # (kind, old positions, new positions, uncertain) of a paired change
 Encoded = tuple[bytes, str, list[Pair]]  # (compressed alignment, summary JSON, pairs)
 
 
 def encode_alignment(al: Alignment) -> Encoded:
     """What the archive stores for an alignment, plus the pairs lineage needs (kept so they are not decoded)."""
-    pairs = [(c.kind.value, list(c.old), list(c.new)) for c in al.changes if c.old and c.new]
+    pairs = [(c.kind.value, list(c.old), list(c.new), c.uncertain) for c in al.changes if c.old and c.new]
     blob = zlib.compress(alignment_json(al).encode("utf-8"), 1)
     return blob, json.dumps(al.summary(), sort_keys=True), pairs
 
@@ -204,13 +206,14 @@ def decode_alignment(old: Document, new: Document, blob: bytes) -> Alignment:
     return alignment_from_json(old, new, zlib.decompress(blob).decode("utf-8"))
 
 
-def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str | None]]:
-    """(kind, old positions, new positions, nature) of every change in a stored alignment."""
-    return [(c[0], c[1], c[2], c[3]) for c in json.loads(zlib.decompress(blob))["changes"]]
+def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str | None, bool]]:
+    """(kind, old positions, new positions, nature, uncertain) of every change in a stored alignment."""
+    # An alignment an older engine stored (read until refresh_alignments replaces it) has no uncertain flag.
+    return [(c[0], c[1], c[2], c[3], len(c) > 8 and c[8]) for c in json.loads(zlib.decompress(blob))["changes"]]
 
 
 def pairs_from_blob(blob: bytes) -> list[Pair]:
-    return [(k, o, n) for k, o, n, _ in changes_from_blob(blob) if o and n]
+    return [(k, o, n, u) for k, o, n, _, u in changes_from_blob(blob) if o and n]
 
 
 # The modules whose code decides an alignment, and this stored format: a change to any of them is a new engine.

@@ -21,7 +21,7 @@ from ..model import Document
 from ..parsers import parse_bytes, read_input
 from .base import environment_error
 from .codec import document_extra, rule_row, senses_json
-from .identifying import IdentifyingArchive
+from .correcting import CorrectingArchive
 from .ingest import read_and_parse
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
@@ -29,7 +29,7 @@ from .schema import check_magic, judge, migrate
 _RERELEASE = re.compile(r" \(re-release \d+\)")
 
 
-class Archive(IdentifyingArchive):
+class Archive(CorrectingArchive):
     """An open archive. Use ``with Archive.open(path) as arc:``; every change is one transaction."""
 
     @classmethod
@@ -90,6 +90,7 @@ class Archive(IdentifyingArchive):
         same = self.version_by_sha(sha)
         if same is not None:
             return AddResult(same, "already archived")
+        self.sync_corrections()  # lineages from before an upgrade follow this rulediff's shipped corrections
         doc = parsed if parsed is not None else parse_bytes(data, source, fmt)
         eff = effective or (doc.version.effective_date.isoformat() if doc.version.effective_date else None)
         if eff is not None:

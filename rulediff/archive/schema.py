@@ -128,6 +128,22 @@ def _body_indexes(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX bodies_digest ON bodies(digest)")
 
 
+@migration(5, "hand corrections of lineage; links a lineage passes through by hand or on weak evidence")
+def _corrections(db: sqlite3.Connection) -> None:
+    # Versions by sha256, not id: a correction outlives removing and re-adding its versions.
+    db.execute(
+        "CREATE TABLE corrections(id INTEGER PRIMARY KEY, action TEXT NOT NULL, old_sha TEXT NOT NULL,"
+        " old_number TEXT NOT NULL, new_sha TEXT NOT NULL, new_number TEXT, reason TEXT NOT NULL)"
+    )
+    # Derived with the lineages (rebuilt with them): where a lineage goes through a hand link, an uncertain
+    # link, or was cut by hand (kind), in the version where that happens.
+    db.execute(
+        "CREATE TABLE link_marks(version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,"
+        " lineage INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL)"
+    )
+    db.execute("CREATE INDEX link_marks_lineage ON link_marks(lineage)")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():

@@ -1,0 +1,1 @@
+"""Data shipped with rulediff: the published hand corrections of lineage (corrections.tsv)."""
