@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from . import cli_archive, cli_identify
+from . import cli_archive, cli_corrections, cli_identify
 from .bulletin import to_notes_json
 from .changes import align
 from .cli_base import _guard, archive_option, archive_path, main
@@ -215,4 +215,4 @@ def formats() -> None:
         click.echo(f"{name:<{width}}  {f.description}")
 
 
-__all__ = ["cli_archive", "cli_identify", "main"]
+__all__ = ["cli_archive", "cli_corrections", "cli_identify", "main"]

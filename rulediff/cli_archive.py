@@ -225,7 +225,9 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
     if fmt == "html":
         click.echo(environment().get_template("history_cli.html.j2").render(h=h), nl=False)
         return
-    _print_timeline(h.title, h.numbers(), h.stretches, h.gone_after, substantive, whole)
+    _print_timeline(h.title, h.numbers(), h.stretches, h.gone_after, substantive, whole, h.ended)
+    if h.uncertain:
+        click.echo("this lineage passes through an uncertain match: the matcher kept a link on weak evidence")
 
 
 def _is_rule(arc: Archive, query: str, as_of: str | None) -> bool:
@@ -244,6 +246,7 @@ def _print_timeline(
     gone: Any,
     substantive: bool,
     whole: bool,
+    ended: str | None = None,
 ) -> None:
     click.echo(title)
     merged = _merge_names(names)
@@ -264,7 +267,7 @@ def _print_timeline(
             continue
         if s.nature is not None and s.nature != "substantive":
             head += f" ({s.nature.replace('_', ' ')})"
-        click.echo(head)
+        click.echo(head + (f" [{s.link}]" if s.link else ""))
         if s.change == "first seen" or (whole and not s.diff):
             for line in s.text.split("\n"):
                 click.echo(f"    {line}")
@@ -285,7 +288,7 @@ def _print_timeline(
     if hidden:
         click.echo(f"({hidden} typography or cross-reference steps hidden by --substantive)")
     if gone:
-        click.echo(f"gone from {gone.label}")
+        click.echo(f"gone from {gone.label}" + (f" [{ended}]" if ended else ""))
 
 
 def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

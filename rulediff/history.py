@@ -7,7 +7,7 @@ from typing import Any
 
 from .archive import Archive, VersionRow
 from .errors import ArchiveError
-from .lineage import ENDED, HAND, UNCERTAIN
+from .lineage import HAND, UNCERTAIN, link_texts
 from .match import covers
 from .model import Document, GlossaryEntry, Rule
 from .numbering import RuleNumber
@@ -182,19 +182,6 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
             (s.version, s.number, s.title, whole_text(arc, s.version.id, s.number, s.text, s.examples), follows)
         )
     return History(lineage, query, steps, edges, gone, stretches(whole, links), ended)
-
-
-def link_texts(marks: list[tuple[int, str, str]]) -> tuple[dict[int, str], str | None]:
-    """What a reader is told of a lineage's marks: per version id, how it came there ("uncertain match",
-    "linked by hand: <reason>", "unlinked by hand: <reason>"), and why it ends, if a correction ended it."""
-    links: dict[int, str] = {}
-    ended = None
-    for vid, kind, reason in marks:
-        if kind == ENDED:
-            ended = f"unlinked by hand: {reason}"
-        else:
-            links[vid] = f"{kind}: {reason}" if reason else kind
-    return links, ended
 
 
 def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: list[str]) -> str:

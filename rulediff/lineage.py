@@ -187,3 +187,16 @@ def find_bridges(keys: RuleKeys, order: Sequence[int]) -> list[tuple[int, int]]:
 
 def _s(n: RuleNumber | None) -> str | None:
     return str(n) if n is not None else None
+
+
+def link_texts(marks: list[tuple[int, str, str]]) -> tuple[dict[int, str], str | None]:
+    """What a reader is told of a lineage's marks: per version id, how it came there ("uncertain match",
+    "linked by hand: <reason>", "unlinked by hand: <reason>"), and why it ends, if a correction ended it."""
+    links: dict[int, str] = {}
+    ended = None
+    for vid, kind, reason in marks:
+        if kind == ENDED:
+            ended = f"unlinked by hand: {reason}"
+        else:
+            links[vid] = f"{kind}: {reason}" if reason else kind
+    return links, ended

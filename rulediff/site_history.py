@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .archive import Archive, VersionRow
+from .lineage import UNCERTAIN, link_texts
 from .links import linker
 from .numbering import RuleNumber
 from .timeline import Stretch, stretches
@@ -127,6 +128,7 @@ def plan_history_pages(
     (and the addresses it links to), so an unchanged lineage costs no text at all."""
     versions, order = idx.versions, idx.order
     digests = idx.digests()
+    marks = arc.all_link_marks()
     pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
@@ -153,10 +155,14 @@ def plan_history_pages(
         )
         gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
         links = [diff_into.get(versions[k].id) for k, *_ in plan]
+        via, ended = link_texts(marks.get(lin, []))
         key = hashlib.sha1(
             json.dumps(
                 [
+                    lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
                     plan,
+                    sorted(via.items()),
+                    ended,
                     path,
                     [digests[versions[k].id] for k, *_ in plan],
                     links,
@@ -179,7 +185,7 @@ def plan_history_pages(
                 (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
             )
             prev_k = k
-        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries)]
+        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries, via)]
         if steps and plan[-1][0] == len(versions) - 1:
             steps[-1]["to"] = None  # "to today"
         children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
@@ -192,6 +198,8 @@ def plan_history_pages(
             "children": children,
             "gone": gone.label if gone is not None else None,
             "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
+            "ended": ended,
+            "uncertain": any(s["via"] == UNCERTAIN for s in steps),
         }
         pending.append(PendingPage(path, key, context))
     if progress:
@@ -257,6 +265,7 @@ def _step_view(
         "nature": s.nature,
         "previous": s.previous,
         "quiet": s.quiet,
+        "via": s.link,
         "text": s.text,
         "diff": s.diff,
         "diff_page": page,

@@ -35,7 +35,11 @@ class Stretch:
     @property
     def quiet(self) -> bool:
         """Nothing a reader must see: only typography or cross-references changed, nothing renamed."""
-        return self.nature in (Nature.TYPOGRAPHY_ONLY, Nature.REFERENCES_ONLY) and self.change == "edited"
+        return (
+            self.nature in (Nature.TYPOGRAPHY_ONLY, Nature.REFERENCES_ONLY)
+            and self.change == "edited"
+            and not self.link
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {

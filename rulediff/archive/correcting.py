@@ -40,7 +40,7 @@ class CorrectingArchive(IdentifyingArchive):
         old, i, new, j, why = self._checked_correction(old_ref, old_number, new_ref, new_number, reason)
         with self.transaction():
             targets = [j] if j is not None else self._successors(old, i, new)
-            if not targets:
+            if not [t for t in targets if self._linked_by(old, i, new, t) is not None]:
                 what = f"{new_number} of {new.label}" if new_number else f"anything in {new.label}"
                 raise ArchiveError(f"{old.label} {old_number} is not linked to {what}; nothing to unlink")
             gone = self._forget_recorded(old, old_number, new, LINK, new_number)
