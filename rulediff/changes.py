@@ -14,6 +14,7 @@ from .match import Pair, covered, longest_increasing, match, number_labels
 from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
+from .regroup import regroup
 from .text import words
 
 DIFF_SCHEMA = "rulediff.diff/1"
@@ -363,8 +364,18 @@ def align(old: Document, new: Document) -> Alignment:
     pairs = match(old, new)
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
-    by_old: dict[int, Pair] = {p.old: p for p in pairs}
     splits, merges = _splits_and_merges(old, new, a2b, b2a)
+    # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
+    whole = regroup(old, new, a2b, b2a)
+    if whole.children:
+        pairs = sorted(
+            [*pairs, *(Pair(i, j, s, why) for i, (j, s, why) in whole.children.items())], key=lambda p: p.old
+        )
+        a2b.update((i, j) for i, (j, _, _) in whole.children.items())
+        b2a.update((j, i) for i, (j, _, _) in whole.children.items())
+    splits.update(whole.splits)
+    merges.update(whole.merges)
+    by_old: dict[int, Pair] = {p.old: p for p in pairs}
 
     number_map: dict[str, str | list[str]] = {}
     la, lb = number_labels(old), number_labels(new)
@@ -394,20 +405,21 @@ def align(old: Document, new: Document) -> Alignment:
             continue
         changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred))
     for i, js in splits.items():
+        p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
         changes.append(
             Change(
                 Kind.SPLIT,
                 (i,),
                 tuple(js),
                 Nature.SUBSTANTIVE,
-                by_old[i].score,
+                p.score,
                 0.0,
-                f"split; {by_old[i].reason}",
-                uncertain=by_old[i].uncertain,
+                f"split; {p.reason}",
+                uncertain=p.uncertain,
             )
         )
     for j, olds in merges.items():
-        first = by_old[olds[0]]
+        first = by_old.get(olds[0]) or Pair(olds[0], j, 1.0, f"the words of {len(olds)} old nodes went there")
         changes.append(
             Change(
                 Kind.MERGED,
@@ -421,10 +433,10 @@ def align(old: Document, new: Document) -> Alignment:
             )
         )
     for j, rb in enumerate(new.rules):
-        if j not in b2a and j not in split_new:
+        if j not in b2a and j not in split_new and j not in merges:
             changes.append(_unpaired(rb, (), (j,), old, Kind.ADDED, "new in this version", "old"))
     for i, ra in enumerate(old.rules):
-        if i not in a2b and i not in merged_old:
+        if i not in a2b and i not in merged_old and i not in splits:
             changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
     changes.sort(key=_order_key(a2b))
     return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)

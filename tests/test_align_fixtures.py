@@ -38,6 +38,17 @@ def test_card_parts_2007_10_loyalty_is_new_not_legal_text() -> None:
     # None of the old card parts is claimed to have become Loyalty.
     assert all(target not in ("209", "209.1") for target, _ in links.values())
     assert links["208"] == ("208", Kind.UNCHANGED)
+    # The three card parts were merged into 210 Information Below the Text Box, and their rules
+    # became its subrules (each one is told by the heading it names).
+    merged = next(ch for ch in al.changes if ch.kind == Kind.MERGED)
+    assert [str(old.rules[i].number) for i in merged.old] == ["209", "210", "211"]
+    assert [str(new.rules[j].number) for j in merged.new] == ["210"]
+    assert links["209.1"][0] == "210.1a" and links["210.1"][0] == "210.1b" and links["211.1"][0] == "210.1c"
+    assert by_new["210.1"] == Kind.ADDED  # the new general rule
+    # Read backwards, the same change is a split.
+    back = align(new, old)
+    split = next(ch for ch in back.changes if ch.kind == Kind.SPLIT)
+    assert (split.old, split.new) == (merged.new, merged.old)
 
 
 def test_level_changes_2009_titled_rule_becomes_heading_and_children_follow() -> None:
