@@ -215,3 +215,21 @@ def test_following_links_index_diff_history_and_back(browser: webdriver.Chrome, 
     assert browser.save_screenshot(str(ARTIFACTS / "site-index.png"))
     browser.get((linked_site / "rules" / "702.15.html").as_uri())
     assert browser.save_screenshot(str(ARTIFACTS / "site-history.png"))
+
+
+def test_a_hand_link_is_visible_on_the_rule_page(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    from rulediff.archive import Archive
+    from rulediff.site import build_site
+
+    from .conftest import FIXTURES
+
+    case = FIXTURES / "align" / "level-changes-2009"
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(case / "old.txt")
+        arc.add_file(case / "new.txt")
+        arc.link("2009-05-01", "212.1", "2009-07-11", "300.1", "the general rule of card types moved to 300.1")
+        build_site(arc, tmp_path / "site")
+    browser.get((tmp_path / "site" / "rules" / "300.1.html").as_uri())
+    badge = browser.find_element(By.CSS_SELECTOR, "ol.timeline li.step .badge.via")
+    assert badge.is_displayed()
+    assert badge.text == "linked by hand: the general rule of card types moved to 300.1"  # not upper-cased
