@@ -6,21 +6,18 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import cli_archive, cli_corrections, cli_identify
-from .bulletin import to_notes_json
-from .changes import align
 from .cli_base import _guard, archive_option, archive_path, main
 from .errors import RulediffError
-from .model import Document
-from .notes import headline
 from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
-from .report import to_html, to_json, to_markdown
-from .scope import parse_prefixes, restrict
+
+if TYPE_CHECKING:
+    from .model import Document
 
 
 @main.command()
@@ -143,6 +140,11 @@ def diff(
       rulediff diff 2026-06-19 2026-08-07 -o notes.md --link-base https://example.org/cr
       rulediff diff 2012-01-01 2026-01-16 --only 613 --only 702.15
     """
+    # Imported here, not at the top: `rulediff --help` and the other commands do not need the matcher.
+    from .changes import align
+    from .notes import headline
+    from .scope import parse_prefixes, restrict
+
     prefixes = parse_prefixes(only)
     if output is not None:
         check_target(output, force)
@@ -158,11 +160,21 @@ def diff(
     if prefixes:
         al = restrict(al, prefixes)
     if kind == "md":
+        from .report import to_markdown
+
         text = to_markdown(al, link_base)
     elif kind == "html":
+        from .report import to_html
+
         text = to_html(al, link_base=link_base)
+    elif kind == "notes":
+        from .bulletin import to_notes_json
+
+        text = to_notes_json(al)
     else:
-        text = {"json": to_json, "notes": to_notes_json}[kind](al)
+        from .report import to_json
+
+        text = to_json(al)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -4,34 +4,32 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .archive import AddResult, Archive, VersionRow
-from .archive.identifying import Identified
-from .changes import reader_changes
 from .cli_base import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
-from .history import find_lineage
-from .history import history as rule_history
-from .history import show as rule_show
-from .identify import record as record_identifications
-from .manifest import Entry, entries, shipped_corpus
-from .scope import subtree
-from .site import build_site
-from .sitewriter import prepare_folder
-from .templating import environment
-from .terms import search_glossary, term_history
-from .timeline import Stretch, marked_lines
+
+# The library is imported inside each command: `rulediff diff` and `rulediff --help` load this module
+# but need none of the archive's SQLite layer, the site builder or the history machinery.
+if TYPE_CHECKING:
+    from .archive import AddResult, Archive, VersionRow
+    from .archive.identifying import Identified
+    from .manifest import Entry
+    from .timeline import Stretch
 
 
 def _open(create: bool = True) -> Archive:
+    from .archive import Archive
+
     return Archive.open(archive_path(), create=create)
 
 
 def _add(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
     """Archive items with a progress bar; one line per file unless quiet."""
+    from .identify import record as record_identifications
+
     results: list[AddResult] = []
     with progress_bar(len(items), "archiving") as bar:
 
@@ -79,6 +77,8 @@ def archive_add(paths: tuple[str, ...]) -> None:
       rulediff archive add cr-20260116.txt
       rulediff archive add corpus/ ../shared/cr-corpus/txt
     """
+    from .manifest import entries
+
     for p in paths:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)
@@ -101,6 +101,8 @@ def archive_list(as_json: bool) -> None:
     Example:
       rulediff archive list
     """
+    from .changes import reader_changes
+
     with _open(create=False) as arc:
         versions = arc.versions()
         summaries = arc.summaries()
@@ -149,6 +151,8 @@ def archive_remove(version: str) -> None:
     Example:
       rulediff archive remove 2026-08-07
     """
+    from .identify import record as record_identifications
+
     with _open(create=False) as arc:
         v = arc.remove(version)
         click.echo(f"removed {v.label}")
@@ -193,6 +197,10 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
       rulediff history "mana burn" --substantive
       rulediff history interrupt --format json
     """
+    from .history import history as rule_history
+    from .templating import environment
+    from .terms import term_history
+
     with _open(create=False) as arc:
         term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
         if glossary and term is None:
@@ -232,6 +240,8 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
 
 def _is_rule(arc: Archive, query: str, as_of: str | None) -> bool:
     """Does QUERY name a rule by number or title (rather than a glossary term or a phrase)?"""
+    from .history import find_lineage
+
     try:
         find_lineage(arc, query, as_of, search=False)
     except ArchiveError:
@@ -248,6 +258,8 @@ def _print_timeline(
     whole: bool,
     ended: str | None = None,
 ) -> None:
+    from .timeline import marked_lines
+
     click.echo(title)
     merged = _merge_names(names)
     width = max([10, *(len(n) for n, _, _ in merged)])
@@ -320,6 +332,9 @@ def show(query: str, as_of: str | None, only: bool) -> None:
       rulediff show 702.15b --only
       rulediff show "mana burn"
     """
+    from .history import show as rule_show
+    from .scope import subtree
+
     with _open(create=False) as arc:
         found = rule_show(arc, query, as_of)
     if found.entry is not None:
@@ -349,6 +364,8 @@ def search(phrase: str, as_json: bool) -> None:
       rulediff search "mana burn"
       rulediff search "That rule no longer exists" --json
     """
+    from .terms import search_glossary
+
     with _open(create=False) as arc:
         hits = arc.search(phrase)
         terms = search_glossary(arc, phrase)
@@ -385,6 +402,10 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
       rulediff report
       rulediff report ../shared/cr-corpus/txt -o cr-site
     """
+    from .manifest import entries, shipped_corpus
+    from .site import build_site
+    from .sitewriter import prepare_folder
+
     for p in sources:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)

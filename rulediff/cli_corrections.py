@@ -6,7 +6,6 @@ import json
 
 import click
 
-from .archive import Archive
 from .cli_archive import archive
 from .cli_base import _guard, archive_option, archive_path
 
@@ -31,6 +30,8 @@ def archive_link(old_version: str, old_number: str, new_version: str, new_number
     Example:
       rulediff archive link 2009-05-01 205.1 2009-07-11 204.1 --reason "same rule, reworded"
     """
+    from .archive import Archive  # here: the other commands and --help do not load the archive
+
     with Archive.open(archive_path(), create=False) as arc:
         click.echo(arc.link(old_version, old_number, new_version, new_number, reason))
 
@@ -53,6 +54,8 @@ def archive_unlink(old_version: str, old_number: str, new_version: str, new_numb
       rulediff archive unlink 2009-05-01 408.2 2009-07-11 114.2 --reason "only the special actions went there"
       rulediff archive unlink 2009-05-01 212.1 2009-07-11 --reason "no single successor"
     """
+    from .archive import Archive  # here: the other commands and --help do not load the archive
+
     with Archive.open(archive_path(), create=False) as arc:
         click.echo(arc.unlink(old_version, old_number, new_version, new_number, reason))
 
@@ -69,6 +72,8 @@ def archive_corrections(as_json: bool) -> None:
     Example:
       rulediff archive corrections
     """
+    from .archive import Archive  # here: the other commands and --help do not load the archive
+
     with Archive.open(archive_path(), create=False) as arc:
         rows = arc.corrections_listing()
     for r in rows:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .archive import Archive, default_path
 from .cli_base import _guard, archive_option, archive_path, main
 from .errors import ArchiveError
-from .identify import Difference, Identification, identify
 from .parsers import FORMATS, parse_file
-from .textdiff import Op
+
+# The archive and the identification machinery are imported by the command itself: the other
+# commands (and `rulediff --help`) load this module but do not need them.
+if TYPE_CHECKING:
+    from .identify import Difference, Identification
 
 # Differences listed in text output (JSON lists them all); an unrelated text can differ everywhere.
 SHOWN_DIFFERENCES = 40
@@ -40,6 +43,9 @@ def identify_command(file: str, fmt: str, top: int, parser: str | None) -> None:
       rulediff identify corpus/003_8b50984e948ebee1.txt
       rulediff identify notes.md --format json --top 10
     """
+    from .archive import Archive, default_path
+    from .identify import identify
+
     path = Path(archive_path() or default_path())
     if not path.exists():
         raise ArchiveError(
@@ -96,6 +102,8 @@ def _where(d: Difference) -> str:
 
 
 def _render(d: Difference) -> str:
+    from .textdiff import Op
+
     out = []
     for p in d.diff:
         text = re.sub(r"\s+", " ", p.text)

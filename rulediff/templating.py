@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
 
 _HERE = Path(__file__).resolve().parent
 
@@ -35,6 +37,8 @@ def md_escape(text: object) -> str:
 
 @lru_cache(maxsize=2)
 def environment(markdown: bool = False) -> jinja2.Environment:
+    import jinja2  # here, not at the top: `rulediff diff --format json` renders no template
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir())),
         autoescape=not markdown,

@@ -340,12 +340,13 @@ def test_existing_output_is_kept_without_force_and_replaced_with_it(tmp_path: Pa
 def test_internal_failure_is_exit_1_with_one_line_and_debug_shows_traceback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rulediff.cli as cli
+    import rulediff.changes as changes
 
     def boom(*_: object) -> None:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(cli, "align", boom)
+    # `rulediff diff` imports the matcher when it runs (not at start-up), so it finds this one.
+    monkeypatch.setattr(changes, "align", boom)
     r = CliRunner().invoke(main, _internal_failure(tmp_path))
     assert r.exit_code == 1
     assert "internal error: RuntimeError: simulated bug" in r.stderr

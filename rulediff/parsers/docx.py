@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import zipfile
 
-from lxml import etree
-
 from ..errors import ParseError
 from ..model import Document
 from .base import Format, Source
@@ -49,6 +47,8 @@ def paragraphs(xml: bytes, source: str) -> list[str]:
     out: list[str] = []
     buf: list[str] = []
     deleted = 0
+    from lxml import etree  # here: a command that reads no .docx does not load lxml
+
     try:
         for event, el in etree.iterparse(io.BytesIO(xml), events=("start", "end"), huge_tree=True):
             tag = el.tag

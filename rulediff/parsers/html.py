@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import TYPE_CHECKING
 
-import lxml.html
-from lxml import etree
+if TYPE_CHECKING:
+    from lxml import etree
 
 from ..errors import ParseError
 from ..model import Coverage, Document, GlossaryEntry
@@ -99,6 +100,10 @@ def _glossary(items: list[tuple[str, Paragraph]]) -> list[GlossaryEntry]:
 def parse(src: Source) -> Document:
     source = src.name
     text = src.decoded
+    # here: a command that reads no web page does not load lxml
+    import lxml.html
+    from lxml import etree
+
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as e:
