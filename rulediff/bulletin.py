@@ -1,4 +1,4 @@
-"""Render release notes: Markdown in the form of an official bulletin, and ``rulediff.notes/1`` JSON; both
+"""Render release notes: Markdown in the form of an official bulletin, and ``rulediff.notes/1.1`` JSON; both
 read the one view-model of notes.py. ``--link-base`` links rule numbers into a site from ``rulediff report``."""
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _brief(b: Brief) -> dict[str, str | None]:
 
 
 def notes_dict(al: Alignment) -> dict[str, Any]:
-    """The ``rulediff.notes/1`` document: the notes in bulletin order, each side as runs (``changed``
+    """The ``rulediff.notes/1.1`` document: the notes in bulletin order, each side as runs (``changed``
     marks whole words the other side lacks, ``ref`` a rule number to link), full texts alongside, and
     ``why`` left null for the writer."""
     n = build_notes(al)
@@ -166,6 +166,8 @@ def notes_dict(al: Alignment) -> dict[str, Any]:
         "renumbering": [{"label": r.label, "rules": [[a, b] for a, b, _ in r.items]} for r in n.renumbering],
         "references_only": [_brief(b) for b in n.references_only],
         "typography_only": [_brief(b) for b in n.typography_only],
+        "renames": [r.as_dict() for r in n.renames],
+        "renamed_only": [_brief(b) for b in n.renamed_only],
         "not_covered": n.not_covered,
         "inferred_numbers": [{"entry": t, "number": num, "confidence": round(c, 4)} for t, num, c in n.inferred],
     }

@@ -15,9 +15,11 @@ from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
 from .regroup import regroup
+from .renames import Rename, counted, through_renames
 from .text import words
 
-DIFF_SCHEMA = "rulediff.diff/1"
+# 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed".
+DIFF_SCHEMA = "rulediff.diff/1.1"
 # Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
 REWRITTEN_BELOW = 0.5
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
@@ -53,18 +55,20 @@ class Shown(StrEnum):
     GLOSSARY = "glossary"  # a term added, removed or substantively redefined
     REFERENCES_ONLY = "references_only"  # collapsed: only followed renumbered references
     TYPOGRAPHY_ONLY = "typography_only"  # collapsed: quotes, dashes, spacing
+    RENAMED = "renamed"  # collapsed under the release's renames: only a term renamed throughout changed
     RENUMBERED = "renumbered"  # collapsed into ranges: number changed, words did not
 
 
 # What the reader must read, rule by rule (the headline count), then what is shown collapsed.
 MUST_READ = (Shown.EDITED, Shown.ADDED, Shown.REMOVED, Shown.MOVED, Shown.SPLIT, Shown.MERGED)
-COLLAPSED = (Shown.REFERENCES_ONLY, Shown.TYPOGRAPHY_ONLY, Shown.RENUMBERED)
+COLLAPSED = (Shown.RENAMED, Shown.REFERENCES_ONLY, Shown.TYPOGRAPHY_ONLY, Shown.RENUMBERED)
 # The summary keys holding those counts (Alignment.summary, stored with every archived alignment).
 READER_COUNTS = tuple(f"reader_{s.value}" for s in Shown)
 _BY_NATURE = {
     Nature.SUBSTANTIVE: Shown.EDITED,
     Nature.REFERENCES_ONLY: Shown.REFERENCES_ONLY,
     Nature.TYPOGRAPHY_ONLY: Shown.TYPOGRAPHY_ONLY,
+    Nature.RENAMED: Shown.RENAMED,
 }
 
 
@@ -135,6 +139,8 @@ class Alignment:
     number_map: dict[str, str | list[str]]
     glossary: list[GlossaryChange]
     inferred: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # Terms renamed throughout the release (EDH -> Commander), each with the rules it touched.
+    renames: tuple[Rename, ...] = ()
     # summary() is read by the headline, the report, the notes and the archive of one diff: counted once.
     _summary: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -179,8 +185,11 @@ def shown_as(ch: Change) -> Shown | None:
         return Shown.RENUMBERED
     if ch.kind in EDITED_KINDS:
         shown = _BY_NATURE[ch.nature or Nature.SUBSTANTIVE]
-        # A renumbered rule whose words only followed the renumbering is read in the renumbering ranges.
-        return Shown.RENUMBERED if ch.kind == Kind.RENUMBERED_EDITED and shown != Shown.EDITED else shown
+        # A renumbered rule whose words only followed the renumbering is read in the renumbering ranges;
+        # one whose words followed a rename is read under the rename.
+        if ch.kind == Kind.RENUMBERED_EDITED and shown not in (Shown.EDITED, Shown.RENAMED):
+            return Shown.RENUMBERED
+        return shown
     return Shown(ch.kind.value)
 
 
@@ -200,7 +209,13 @@ def is_substantive(ch: Change) -> bool:
 # --- natures --------------------------------------------------------------------------------------
 
 
-_NATURE_ORDER = {None: 0, Nature.TYPOGRAPHY_ONLY: 1, Nature.REFERENCES_ONLY: 2, Nature.SUBSTANTIVE: 3}
+_NATURE_ORDER = {
+    None: 0,
+    Nature.TYPOGRAPHY_ONLY: 1,
+    Nature.REFERENCES_ONLY: 2,
+    Nature.RENAMED: 3,
+    Nature.SUBSTANTIVE: 4,
+}
 
 
 def _worst(*ns: Nature | None) -> Nature | None:
@@ -208,7 +223,10 @@ def _worst(*ns: Nature | None) -> Nature | None:
 
 
 def _examples(
-    a: tuple[Example, ...], b: tuple[Example, ...], nmap: dict[str, str | list[str]]
+    a: tuple[Example, ...],
+    b: tuple[Example, ...],
+    nmap: dict[str, str | list[str]],
+    renames: tuple[Rename, ...] = (),
 ) -> tuple[ExampleChange, ...]:
     """Pair a rule's examples old -> new: equal comparison text first, then the most similar (>= 0.6)."""
     used: set[int] = set()
@@ -233,7 +251,7 @@ def _examples(
             out.append(ExampleChange("added", None, eb.text))
             continue
         ea = a[inverse[y]]
-        n = None if ea.text == eb.text else nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap)
+        n = None if ea.text == eb.text else nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap, renames)
         out.append(ExampleChange("unchanged" if n is None else "edited", ea.text, eb.text, n))
     for x, ea in enumerate(a):
         if x not in pairs:
@@ -362,6 +380,7 @@ def _absorbed_by_sibling(
 def align(old: Document, new: Document) -> Alignment:
     """Align ``old`` with ``new`` and classify every node; see the README for the JSON form."""
     pairs = match(old, new)
+    pairs, renames = through_renames(old, new, pairs)
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
     splits, merges = _splits_and_merges(old, new, a2b, b2a)
@@ -403,7 +422,9 @@ def align(old: Document, new: Document) -> Alignment:
     for p in pairs:
         if p.old in splits or p.new in merges:
             continue
-        changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred))
+        changes.append(
+            _paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred, renames)
+        )
     for i, js in splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
         changes.append(
@@ -439,7 +460,8 @@ def align(old: Document, new: Document) -> Alignment:
         if i not in a2b and i not in merged_old and i not in splits:
             changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
     changes.sort(key=_order_key(a2b))
-    return Alignment(old, new, changes, number_map, _glossary(old, new, number_map), inferred)
+    glossary = _glossary(old, new, number_map, renames)
+    return Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
 
 
 def _unpaired(
@@ -461,14 +483,17 @@ def _paired(
     in_order: bool,
     number_map: dict[str, str | list[str]],
     inferred: dict[str, tuple[str, float]],
+    renames: tuple[Rename, ...] = (),
 ) -> Change:
     if ra.text == rb.text and _same_examples(ra.examples, rb.examples):
         # Most pairs: equal raw text and examples, which _examples pairs in order, all unchanged.
         ex = tuple(ExampleChange("unchanged", e.text, e.text) for e in rb.examples) if rb.examples else ()
         text_nature = nature = None
     else:
-        ex = _examples(ra.examples, rb.examples, number_map)
-        text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map)
+        ex = _examples(ra.examples, rb.examples, number_map, renames)
+        text_nature = (
+            None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map, renames)
+        )
         nature = _worst(
             text_nature,
             *(e.nature for e in ex),
@@ -519,7 +544,9 @@ def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:
     return key
 
 
-def _glossary(old: Document, new: Document, nmap: dict[str, str | list[str]]) -> list[GlossaryChange]:
+def _glossary(
+    old: Document, new: Document, nmap: dict[str, str | list[str]], renames: tuple[Rename, ...] = ()
+) -> list[GlossaryChange]:
     def key(term: str) -> str:
         return " ".join(term.casefold().replace("\u2019", "'").split())
 
@@ -533,7 +560,7 @@ def _glossary(old: Document, new: Document, nmap: dict[str, str | list[str]]) ->
             leftovers.append(g)
             continue
         used.add(key(g.term))
-        n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap)
+        n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
         out.append(GlossaryChange(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
     free_b = [h for h in new.glossary if key(h.term) not in used]
     for g in leftovers:

@@ -97,7 +97,7 @@ _DIFF_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".md": "md", 
     "fmt",
     type=click.Choice(["html", "json", "md", "notes"]),
     help="Output format (default: from the -o extension, else md): md and html are the release notes, "
-    "notes their JSON (rulediff.notes/1), json every change in full (rulediff.diff/1).",
+    "notes their JSON (rulediff.notes/1.1), json every change in full (rulediff.diff/1.1).",
 )
 @click.option(
     "--link-base",

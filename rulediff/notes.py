@@ -1,5 +1,5 @@
 """Release notes of an Alignment as a rules manager publishes them: one view-model, in bulletin order, read
-by the Markdown, HTML and ``rulediff.notes/1`` renderers; and the one sentence of counts they all print."""
+by the Markdown, HTML and ``rulediff.notes/1.1`` renderers; and the one sentence of counts they all print."""
 
 from __future__ import annotations
 
@@ -25,9 +25,11 @@ from .changes import (
 from .marked import LONG, Passage, list_change, marked, plain
 from .model import Document, Rule
 from .numbering import RuleNumber
+from .renames import Rename
 from .renumbering import ShiftRange, shifts
 
-NOTES_SCHEMA = "rulediff.notes/1"
+# 1.1 added "renames" and "renamed_only".
+NOTES_SCHEMA = "rulediff.notes/1.1"
 
 _NOUNS = {
     Shown.EDITED: "edited",
@@ -38,6 +40,7 @@ _NOUNS = {
     Shown.MERGED: "merged",
 }
 _BRIEF = {
+    Shown.RENAMED: lambda n: _plural(n, "rule only renamed", "rules only renamed"),
     Shown.REFERENCES_ONLY: lambda n: _plural(n, "reference update", "reference updates"),
     Shown.TYPOGRAPHY_ONLY: lambda n: _plural(n, "typography fix", "typography fixes"),
     Shown.RENUMBERED: lambda n: f"{n} renumbered",
@@ -161,6 +164,9 @@ class Notes:
     references_only: list[Brief]
     typography_only: list[Brief]
     not_covered: int
+    # Terms renamed throughout the release, each said once, and the rules whose only edit is a rename.
+    renames: list[Rename] = field(default_factory=list)
+    renamed_only: list[Brief] = field(default_factory=list)
     # Unnumbered entries of a partial source given the number of what they aligned with: (title, number, confidence).
     inferred: list[tuple[str, str, float]] = field(default_factory=list)
     ids: set[str] = field(default_factory=set)  # every id the notes give out, for links within a page
@@ -168,7 +174,7 @@ class Notes:
     @property
     def empty(self) -> bool:
         return reader_changes(self.summary) == 0 and not (
-            self.glossary or self.renumbering or self.references_only or self.typography_only
+            self.glossary or self.renumbering or self.references_only or self.typography_only or self.renames
         )
 
     def counts(self) -> dict[str, int]:
@@ -179,6 +185,7 @@ class Notes:
         c[Shown.RENUMBERED.value] += sum(len(r.items) for r in self.renumbering)
         c[Shown.REFERENCES_ONLY.value] += len(self.references_only)
         c[Shown.TYPOGRAPHY_ONLY.value] += len(self.typography_only)
+        c[Shown.RENAMED.value] += len(self.renamed_only)
         return {s.value: c.get(s.value, 0) for s in Shown}
 
 
@@ -413,14 +420,15 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
     changes: list[Entry] = []
     references: list[Brief] = []
     typography: list[Brief] = []
+    renamed: list[Brief] = []
+    briefs = {Shown.REFERENCES_ONLY: references, Shown.TYPOGRAPHY_ONLY: typography, Shown.RENAMED: renamed}
     for ch in al.changes:
         shown = shown_as(ch)
         if shown is None or shown == Shown.RENUMBERED:
             continue
-        if shown in (Shown.REFERENCES_ONLY, Shown.TYPOGRAPHY_ONLY):
+        if shown in briefs:
             ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
-            brief = Brief(ids.claim(anchor(rb.number, rb.key)), _name(rb), _name(ra))
-            (references if shown == Shown.REFERENCES_ONLY else typography).append(brief)
+            briefs[shown].append(Brief(ids.claim(anchor(rb.number, rb.key)), _name(rb), _name(ra)))
             continue
         e = _entry(al, ch, shown, ids, link)
         if shown == Shown.ADDED:
@@ -432,9 +440,8 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
         shown = glossary_shown(g)
         if shown == Shown.GLOSSARY:
             glossary.append(_glossary_note(al, g, ids, link))
-        elif shown in (Shown.REFERENCES_ONLY, Shown.TYPOGRAPHY_ONLY) and g.new is not None:
-            brief = Brief(ids.claim(anchor(None, g.new.term, "g")), "", "", g.new.term)
-            (references if shown == Shown.REFERENCES_ONLY else typography).append(brief)
+        elif shown in briefs and g.new is not None:
+            briefs[shown].append(Brief(ids.claim(anchor(None, g.new.term, "g")), "", "", g.new.term))
     renumbering = shifts(al)
     for r in renumbering:
         r.anchor = ids.claim(f"renumbered-{_slug(r.first_new)}")
@@ -453,4 +460,6 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
         not_covered=summary[Kind.NOT_COVERED.value],
         inferred=sorted((t, n, c) for t, (n, c) in al.inferred.items()),
         ids=ids.used,
+        renames=list(al.renames),
+        renamed_only=renamed,
     )

@@ -1,5 +1,5 @@
 """Render an Alignment: the HTML report (the notes of notes.py, with filters and side by side) and the full
-``rulediff.diff/1`` JSON of every change; the Markdown bulletin lives in bulletin.py."""
+``rulediff.diff/1.1`` JSON of every change; the Markdown bulletin lives in bulletin.py."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def to_markdown(al: Alignment, link_base: str | None = None) -> str:
 
 
 def to_dict(al: Alignment) -> dict[str, Any]:
-    """The ``rulediff.diff/1`` document: versions, summary, every change but the unchanged, the number map
+    """The ``rulediff.diff/1.1`` document: versions, summary, every change but the unchanged, the number map
     (every old number with a counterpart, unchanged ones included), glossary and inferred numbers."""
 
     def numbers(doc: Document, idx: tuple[int, ...]) -> list[str]:
@@ -157,6 +157,7 @@ def to_dict(al: Alignment) -> dict[str, Any]:
         "changes": changes,
         "number_map": dict(sorted(al.number_map.items(), key=lambda kv: _sort_key(kv[0]))),
         "glossary": glossary,
+        "renames": [r.as_dict() for r in al.renames],
         "inferred_numbers": {t: {"number": n, "confidence": round(c, 4)} for t, (n, c) in sorted(al.inferred.items())},
     }
 

@@ -113,7 +113,7 @@ def test_diff_only_limits_every_format(fmt: str) -> None:
         touched = {n for c in json.loads(only.stdout)["changes"] for n in c["old"] + c["new"]}
         assert touched and all(n.startswith("100") for n in touched)
     elif fmt == "notes":
-        assert json.loads(only.stdout)["schema"] == "rulediff.notes/1"
+        assert json.loads(only.stdout)["schema"] == "rulediff.notes/1.1"
         assert "702.2" not in json.dumps(json.loads(only.stdout)["changes"])
     else:
         # 100.3 names 702.3 in its text, but only as a references-only change, which is summarised.

@@ -75,7 +75,7 @@ def test_notes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     r = CliRunner().invoke(main, ["diff", str(PAIR / "old.txt"), str(PAIR / "new.txt"), "--format", "notes"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    assert d["schema"] == "rulediff.notes/1"
+    assert d["schema"] == "rulediff.notes/1.1"
     assert d["headline"].startswith("7 changes to read")
     assert [g["label"] for g in d["new_rules"]] == ["New keyword: Defender (702.2)"]
     lifelink = next(c for c in d["changes"] if c["number"] == "702.4b")

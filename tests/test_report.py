@@ -87,7 +87,7 @@ def test_rule_text_is_untrusted() -> None:
 
 def test_json_schema_and_number_map() -> None:
     d = json.loads(to_json(_pair()))
-    assert d["schema"] == "rulediff.diff/1"
+    assert d["schema"] == "rulediff.diff/1.1"
     assert {"old", "new", "summary", "changes", "number_map"} <= set(d)
     nm = d["number_map"]
     assert nm["702.2"] == "702.3" and nm["702.3b"] == "702.4b" and nm["100.1"] == "100.1"

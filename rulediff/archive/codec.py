@@ -14,6 +14,7 @@ from typing import Any
 from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
 from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
+from ..renames import Rename
 
 
 def rule_row(r: Rule) -> tuple[Any, ...]:
@@ -155,6 +156,7 @@ def alignment_json(al: Alignment) -> str:
                 for g in al.glossary
             ],
             "inferred": {k: list(v) for k, v in al.inferred.items()},
+            "renames": [[r.old, r.new, [list(x) for x in r.spellings], r.rules] for r in al.renames],
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -188,7 +190,8 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
         for kind, o, n, nat, reason in d["glossary"]
     ]
     inferred = {k: (v[0], v[1]) for k, v in d["inferred"].items()}
-    return Alignment(old, new, changes, d["number_map"], glossary, inferred)
+    renames = tuple(Rename(a, b, tuple((x, y) for x, y in sp), n) for a, b, sp, n in d.get("renames", []))
+    return Alignment(old, new, changes, d["number_map"], glossary, inferred, renames)
 
 
 Pair = tuple[str, list[int], list[int], bool]  # (kind, old positions, new positions, uncertain) of a paired change
@@ -217,7 +220,16 @@ def pairs_from_blob(blob: bytes) -> list[Pair]:
 
 
 # The modules whose code decides an alignment, and this stored format: a change to any of them is a new engine.
-ENGINE_MODULES = ("changes.py", "match.py", "model.py", "nature.py", "numbering.py", "text.py", "archive/codec.py")
+ENGINE_MODULES = (
+    "changes.py",
+    "match.py",
+    "model.py",
+    "nature.py",
+    "numbering.py",
+    "renames.py",
+    "text.py",
+    "archive/codec.py",
+)
 
 
 @functools.cache

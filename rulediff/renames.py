@@ -1,0 +1,331 @@
+"""Release-wide term substitutions (EDH -> Commander, Tribal -> Kindred) detected from a pair of releases."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from .match import Pair, match
+from .model import Document, Rule
+
+# A substitution is a rename only when the same word pair changed in at least this many rules: a word
+# changed in a handful of rules is an edit.
+MIN_RULES = 5
+# ... or in this many when one of them is a rule's title: the name of the thing changed ("702.89. Totem
+# Armor" -> "Umbra Armor", and its rule's text with it).
+MIN_NAMED = 2
+# ... and the old term (mostly) left the release: at most this share of its occurrences remain.
+MAX_LEFT = 0.2
+# ... and, of the paired rules that used the old term, at least this share now use the new one.
+MIN_CONSISTENT = 0.6
+# A rename that travels with another one found in the same rules may leave its old word in use in
+# another sense, if at least this share of the changed rules that used it switched.
+COMPANION_CONSISTENT = 0.9
+# Longest term considered, in words ("Planar Magic", "totem armor").
+MAX_WORDS = 3
+# Endings a term keeps through a rename: "generals" -> "commanders", "general's" -> "commander's".
+_ENDINGS = ("'s", "s")
+_TOKEN = re.compile(r"\w+(?:'\w+)?|[^\w\s]")
+_WORD = re.compile(r"[^\W\d_][\w]*(?:'\w+)?")
+_NEXT = re.compile(r"[ \t]+(\w+)")
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """``old`` became ``new`` throughout the release, in ``rules`` rules of the aligned pair (counted once
+    the pair is aligned: paired rules whose old text used the old term). ``spellings`` are the exact
+    words substituted, case kept: "Tribal" -> "Kindred" and "tribal" -> "kindred", never the heading
+    "General" for a rename of the noun "general"."""
+
+    old: str
+    new: str
+    spellings: tuple[tuple[str, str], ...]
+    rules: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return {"old": self.old, "new": self.new, "rules": self.rules}
+
+
+def _plain(text: str) -> str:
+    return text.replace("\u2019", "'") if "\u2019" in text else text
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(_plain(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _words(text: str) -> frozenset[str]:
+    # Remembered: consecutive releases share most texts, and a series aligns each release twice.
+    return frozenset(_WORD.findall(_plain(text)))
+
+
+def _is_term(tokens: Sequence[str]) -> bool:
+    # Words only, one of them a real word: a subrule letter ("601.2h" -> "601.2g") is no term.
+    return 0 < len(tokens) <= MAX_WORDS and all(t[0].isalpha() for t in tokens) and any(len(t) >= 3 for t in tokens)
+
+
+def _trim(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    """The term pair inside a replaced stretch: articles dropped ("an EDH" -> "a Commander" is EDH ->
+    Commander), and an ending both last words share ("generals" -> "commanders")."""
+    if len(a) > 1 and len(b) > 1 and a[0].casefold() in _ARTICLES and b[0].casefold() in _ARTICLES:
+        a, b = a[1:], b[1:]
+    for end in _ENDINGS:
+        if a[-1].endswith(end) and b[-1].endswith(end) and len(a[-1]) > len(end) + 1 and len(b[-1]) > len(end) + 1:
+            return [*a[:-1], a[-1][: -len(end)]], [*b[:-1], b[-1][: -len(end)]]
+    return a, b
+
+
+@lru_cache(maxsize=256)
+def _pattern(spellings: tuple[str, ...]) -> re.Pattern[str]:
+    alts = "|".join(r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(spellings, key=len, reverse=True))
+    # Whole words, with the endings a rename keeps: "general" never matches "generally".
+    return re.compile(r"(?<![\w'\u2019])(?:" + alts + r")(?=(?:['\u2019]s|s)?(?!\w))")
+
+
+def _ends(spellings: tuple[str, ...], text: str) -> list[int]:
+    """Where each whole-word occurrence of any of ``spellings`` in ``text`` ends (its ending included).
+    str.find, not a regex: a release is a megabyte, and a regex scan of it costs ten times as much."""
+    out: list[int] = []
+    for s in spellings:
+        k = text.find(s)
+        while k >= 0:
+            end = k + len(s)
+            if text.startswith(("'s", "\u2019s"), end):
+                end += 2
+            elif text.startswith("s", end):
+                end += 1
+            if (k == 0 or not _inside(text[k - 1])) and (end == len(text) or not _inside(text[end])):
+                out.append(end)
+            k = text.find(s, k + 1)
+    return out
+
+
+def _inside(c: str) -> bool:
+    return c.isalnum() or c in "_'\u2019"
+
+
+def count(spellings: tuple[str, ...], text: str) -> int:
+    """Occurrences of any of ``spellings`` (whole words, case kept, with their endings) in ``text``."""
+    return len(_ends(spellings, text))
+
+
+def uses(text: str, spellings: tuple[str, ...]) -> bool:
+    return _pattern(spellings).search(text) is not None
+
+
+def _text(doc: Document) -> str:
+    """Every word of ``doc`` (rules, examples, glossary) as one string, one text a line: one regex scan
+    counts a term in the whole release."""
+    out = [r.text for r in doc.rules]
+    out.extend(e.text for r in doc.rules for e in r.examples)
+    out.extend(g.text for g in doc.glossary)
+    out.extend(g.term for g in doc.glossary)
+    return "\n".join(out)
+
+
+def substitute(text: str, renames: Sequence[Rename]) -> str:
+    """``text`` with every rename applied: the old release read in the new release's words, the article
+    before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game")."""
+    for r in renames:
+        pat = _substitution(tuple(a for a, _ in r.spellings))
+        if pat.search(text):
+            to = dict(r.spellings)
+            text = pat.sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
+    return text
+
+
+@lru_cache(maxsize=256)
+def _substitution(spellings: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + _pattern(spellings).pattern)
+
+
+def _replace(m: re.Match[str], to: dict[str, str]) -> str:
+    art, gap = m.group("art"), m.group("gap")
+    word = m.group(0)[len(art) + len(gap) :] if art else m.group(0)
+    new = to[" ".join(word.split())]
+    if not art:
+        return new
+    an = new[:1].lower() in "aeiou"
+    article = ("An" if an else "A") if art[0] == "A" else ("an" if an else "a")
+    return article + gap + new
+
+
+def detect(old: Document, new: Document, pairs: Iterable[tuple[int, int]]) -> tuple[Rename, ...]:
+    """The renames of ``old`` -> ``new`` seen in the paired rules (positions): a word pair replaced in
+    at least MIN_RULES rules (MIN_NAMED when it also renamed a rule's title), in most of the paired
+    rules that used the old term, whose old term then (mostly) disappears from the new release. Never
+    from a list: the pair itself says it."""
+    pairs = list(pairs)
+    a2b = dict(pairs)
+    # Typography alone renames nothing: compared as normalised text (computed once, the matcher's too).
+    edited = [
+        (i, j) for i, j in pairs if old.rules[i].text != new.rules[j].text and old.rules[i].norm != new.rules[j].norm
+    ]
+    edited.extend(_same_number_titles(old, new, a2b, {j for _, j in pairs}))
+    # Cheap filter first: a rename's old word is lost by several edited rules and kept by almost none;
+    # most pairs have no such word and stop here.
+    lost: Counter[str] = Counter()
+    kept: Counter[str] = Counter()
+    titled: set[str] = set()  # words a rule's title lost
+    for i, j in edited:
+        wa, wb = _words(old.rules[i].text), _words(new.rules[j].text)
+        lost.update(wa - wb)
+        kept.update(wa & wb)
+        ta, tb = old.rules[i].title, new.rules[j].title
+        if ta and ta != tb:
+            titled |= _words(ta) - _words(tb or "")
+    candidates = {
+        w for w, n in lost.items() if n >= (MIN_NAMED if w in titled else MIN_RULES) and kept[w] <= MAX_LEFT * n
+    }
+    if not candidates:
+        return ()
+    seen: dict[tuple[str, str], set[int]] = defaultdict(set)
+    spelled: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    named: set[tuple[str, str]] = set()
+    for i, j in edited:
+        toks_a, toks_b = _tokens(old.rules[i].text), _tokens(new.rules[j].text)
+        if candidates.isdisjoint(toks_a):
+            continue
+        for op, a0, a1, b0, b1 in SequenceMatcher(None, toks_a, toks_b, autojunk=False).get_opcodes():
+            if op != "replace" or candidates.isdisjoint(toks_a[a0:a1]):
+                continue
+            a, b = _trim(toks_a[a0:a1], toks_b[b0:b1])
+            if not _is_term(a) or not _is_term(b):
+                continue
+            key = (" ".join(a).casefold(), " ".join(b).casefold())
+            seen[key].add(i)
+            spelled[key][(" ".join(a), " ".join(b))] += 1
+            title = old.rules[i].title
+            if title and " ".join(a) in _plain(title):
+                named.add(key)
+    old_texts, new_texts = _text(old), _text(new)
+    found: list[Rename] = []
+    found_in: list[set[int]] = []
+    for key, rules in sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if len(rules) < (MIN_NAMED if key in named else MIN_RULES):
+            continue
+        if any(f" {key[0]} " in f" {f.old.casefold()} " or f" {f.old.casefold()} " in f" {key[0]} " for f in found):
+            continue  # a longer or shorter stretch of a rename already found
+        spellings = _spellings(spelled[key])
+        olds = tuple(a for a, _ in spellings)
+        news = tuple(b for _, b in spellings)
+        users = [(i, j) for i, j in edited if uses(old.rules[i].text, olds)]
+        switched = sum(1 for i, j in users if uses(new.rules[j].text, news) and not uses(new.rules[j].text, olds))
+        before = count(olds, old_texts)
+        if switched < MIN_CONSISTENT * len(users) or not before:
+            continue
+        if count(olds, new_texts) > MAX_LEFT * before:
+            # The old word lives on in another sense ("general" of the Emperor variant, "in general"):
+            # still a rename when it travels with one already found (EDH -> Commander took "general"
+            # -> "commander" with it) in most of its rules, and every edited rule that used it switched.
+            companion = any(len(rules & other) * 2 >= len(rules) for other in found_in)
+            if not companion or switched < COMPANION_CONSISTENT * len(users):
+                continue
+        found.append(_widen(Rename(*spelled[key].most_common(1)[0][0], spellings), old_texts, new_texts))
+        found_in.append(rules)
+    return tuple(found)
+
+
+def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """One new spelling per old spelling, the most used: "Tribal" -> "Kindred", "tribal" -> "kindred"."""
+    out: dict[str, str] = {}
+    for (a, b), _ in sorted(seen.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.setdefault(a, b)
+    return tuple(sorted(out.items()))
+
+
+def _same_number_titles(old: Document, new: Document, a2b: dict[int, int], taken: set[int]) -> list[tuple[int, int]]:
+    """Unpaired titled rules that kept their number: "702.89. Totem Armor" -> "702.89. Umbra Armor".
+    Their titles are evidence of a rename (the matcher could not pair them because of it)."""
+    by_number = {
+        str(r.number): j for j, r in enumerate(new.rules) if r.title and r.number is not None and j not in taken
+    }
+    out = []
+    for i, r in enumerate(old.rules):
+        if i in a2b or not r.title or r.number is None:
+            continue
+        j = by_number.get(str(r.number))
+        if j is not None and new.rules[j].title != r.title:
+            out.append((i, j))
+    return out
+
+
+def _widen(r: Rename, old_texts: str, new_texts: str) -> Rename:
+    """A term that always comes with the same next word is named with it: "Totem" -> "Umbra" is shown
+    "Totem armor" -> "Umbra armor" when every totem was armor and every umbra is (the substitution
+    itself stays the detected one)."""
+    olds = tuple(a for a, _ in r.spellings)
+    news = tuple(b for _, b in r.spellings)
+    after_old = _next_words(olds, old_texts)
+    after_new = _next_words(news, new_texts)
+    if len(after_old) != 1 or after_old != after_new or "" in after_old:
+        return r
+    w = next(iter(after_old))
+    return Rename(f"{r.old} {w}", f"{r.new} {w}", r.spellings, r.rules)
+
+
+def _next_words(spellings: tuple[str, ...], text: str) -> set[str]:
+    out: set[str] = set()
+    for end in _ends(spellings, text):
+        m = _NEXT.match(text, end)
+        out.add(m.group(1).casefold() if m else "")
+    if not out:
+        out.add("")  # some occurrence is followed by no word at all
+    return out
+
+
+def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document:
+    """``doc`` read in the ``new`` release's words: what the matcher compares (the raw texts reported
+    stay the old ones). A rule the new release still has word for word is left alone: the old word may
+    live on in another sense there (the Emperor variant's generals outlived EDH's)."""
+    kept = {r.norm for r in new.rules}
+    rules: list[Rule] = []
+    for r in doc.rules:
+        if r.norm in kept:
+            rules.append(r)
+            continue
+        text = substitute(r.text, renames)
+        title = substitute(r.title, renames) if r.title else r.title
+        examples = tuple(
+            e if (t := substitute(e.text, renames)) == e.text else replace(e, text=t, norm_cache=None)
+            for e in r.examples
+        )
+        if text == r.text and title == r.title and examples == r.examples:
+            rules.append(r)
+        else:
+            rules.append(replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
+    return replace(doc, rules=tuple(rules))
+
+
+def through_renames(old: Document, new: Document, pairs: list[Pair]) -> tuple[list[Pair], tuple[Rename, ...]]:
+    """The matcher's ``pairs`` and the renames they show; when there are some, the pairs of ``old`` read
+    in the new release's words, so the rules a rename touched (903 "EDH" -> "Commander" and its
+    subrules) stay linked. Positions are those of ``old`` either way."""
+    renames = detect(old, new, [(p.old, p.new) for p in pairs])
+    for _ in range(2):
+        if not renames:
+            break
+        pairs = match(renamed(old, renames, new), new)
+        # The rules now linked may show a companion rename ("general" -> "commander"): once more then.
+        more = detect(old, new, [(p.old, p.new) for p in pairs])
+        if {(r.old, r.new) for r in more} <= {(r.old, r.new) for r in renames}:
+            break
+        renames = more
+    return pairs, renames
+
+
+def counted(renames: tuple[Rename, ...], old: Document, new: Document, pairs: list[Pair]) -> tuple[Rename, ...]:
+    """Each rename with the number of rules it touched: paired rules whose old text used the old term
+    and whose new text uses the new one."""
+    out = []
+    for r in renames:
+        olds, news = tuple(a for a, _ in r.spellings), tuple(b for _, b in r.spellings)
+        n = sum(1 for p in pairs if uses(old.rules[p.old].text, olds) and uses(new.rules[p.new].text, news))
+        out.append(Rename(r.old, r.new, r.spellings, n))
+    return tuple(out)

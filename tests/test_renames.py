@@ -1,0 +1,210 @@
+"""Release-wide renames (EDH -> Commander) detected from the pair itself, compared modulo, reported once:
+the golden 2011-02 case, the detector's bars on small made-up releases, and every consecutive pair."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from rulediff import parse
+from rulediff.changes import Kind, Nature, Shown, align, shown_as
+from rulediff.model import Document
+from rulediff.nature import nature_of
+from rulediff.notes import build_notes
+from rulediff.parsers import parse_bytes
+from rulediff.renames import Rename, detect, substitute
+from rulediff.report import to_dict, to_html, to_markdown
+from rulediff.textdiff import Op, word_diff
+
+from .conftest import FIXTURES, cr_txt_files, needs_cr_corpus
+
+CASE = FIXTURES / "align" / "renames-edh-commander-2011-02"
+
+
+@cache
+def _edh() -> tuple[Document, Document]:
+    return parse(str(CASE / "old.txt")), parse(str(CASE / "new.txt"))
+
+
+def _links(old: Document, new: Document) -> dict[str, tuple[str, Kind, Nature | None]]:
+    out = {}
+    for ch in align(old, new).changes:
+        for i in ch.old:
+            for j in ch.new:
+                out[str(old.rules[i].number)] = (str(new.rules[j].number), ch.kind, ch.nature)
+    return out
+
+
+# --- the golden case, cut from 2010-10-01 -> 2011-02-04 ------------------------------------------------
+
+
+def test_903_stays_linked_through_edh_to_commander() -> None:
+    old, new = _edh()
+    links = _links(old, new)
+    assert links["903"] == ("903", Kind.EDITED, Nature.RENAMED)  # "903. EDH" -> "903. Commander"
+    for n in ("903.1", "903.2", "903.3"):
+        assert links[n] == (n, Kind.EDITED, Nature.RENAMED)
+    assert links["903.4"] == ("903.5", Kind.RENUMBERED_EDITED, Nature.RENAMED)
+    assert links["903.4c"][0] == "903.5c"  # also rewritten for color identity: a real edit
+    assert links["903.4c"][2] == Nature.SUBSTANTIVE
+    for a, b in (("903.9", "903.10"), ("903.10", "903.11"), ("903.11", "903.12"), ("903.12a", "903.13a")):
+        assert links[a] == (b, Kind.RENUMBERED_EDITED, Nature.RENAMED)
+    al = align(old, new)
+    assert not [ch for ch in al.changes if ch.kind == Kind.REMOVED]
+
+
+def test_edh_rename_reported_once_in_json_html_and_notes() -> None:
+    old, new = _edh()
+    al = align(old, new)
+    assert [(r.old, r.new) for r in al.renames] == [("EDH", "Commander"), ("general", "commander")]
+    d = to_dict(al)
+    assert d["schema"] == "rulediff.diff/1.1"
+    assert d["renames"] == [
+        {"old": "EDH", "new": "Commander", "rules": 10},
+        {"old": "general", "new": "commander", "rules": 12},
+    ]
+    json.dumps(d)
+    md = to_markdown(al)
+    assert md.count("renamed throughout: EDH → Commander, 10 rules") == 1
+    assert md.count("renamed throughout: general → commander, 12 rules") == 1
+    html = to_html(al)
+    assert html.count("renamed throughout: <del>EDH</del> → <ins>Commander</ins>, 10 rules") == 1
+    notes = build_notes(al)
+    only = {b.number for b in notes.renamed_only}
+    assert {"903", "903.1", "903.5", "903.13a"} <= only
+    # Grouped, not listed again one by one as edits; the rules with a real edit besides are listed.
+    listed = {e.number for e in notes.changes}
+    assert not only & listed
+    assert "903.5c" in listed
+    assert notes.counts() == {k.removeprefix("reader_"): v for k, v in al.summary().items() if k.startswith("reader_")}
+
+
+def test_a_renamed_only_edit_shows_the_renamed_words_and_nothing_else() -> None:
+    old, new = _edh()
+    al = align(old, new)
+    for ch in al.changes:
+        if ch.nature != Nature.RENAMED or not ch.old or not ch.new:
+            continue
+        a, b = al.old.rules[ch.old[0]].text, al.new.rules[ch.new[0]].text
+        pieces = word_diff(a, b, al.number_map)
+        gone = " ".join(p.text for p in pieces if p.op == Op.DELETE).split()
+        came = " ".join(p.text for p in pieces if p.op == Op.INSERT).split()
+        assert gone, a  # the badge says edited: the diff shows it
+        assert set(gone) <= {"EDH", "general", "general's", "generals", "an", "An"}, (a, gone)
+        assert set(came) <= {"Commander", "commander", "commander's", "commanders", "a", "A"}, (b, came)
+        assert shown_as(ch) == Shown.RENAMED
+
+
+# --- the detector on small made-up releases -------------------------------------------------------------
+
+
+def _release(date: str, rules: list[str]) -> Document:
+    head = f"Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
+    head += "1. Game Concepts\n\n"
+    body = "100. General\n\n" + "\n\n".join(f"100.{k + 1}. {t}" for k, t in enumerate(rules))
+    return parse_bytes((head + body + "\n\nGlossary\n\nCredits\n").encode(), f"{date}.txt")
+
+
+_FILLER = [f"Filler rule number {k} says something about tapping {k} lands." for k in range(12)]
+
+
+def _pair(old_rules: list[str], new_rules: list[str]) -> tuple[Document, Document]:
+    return _release("May 1, 2020", _FILLER + old_rules), _release("June 1, 2020", _FILLER + new_rules)
+
+
+def _detect(old: Document, new: Document) -> tuple[Rename, ...]:
+    return align(old, new).renames
+
+
+def test_a_term_replaced_in_many_rules_and_gone_is_a_rename() -> None:
+    old_rules = [f"A widget may enter play {k} times in a widget game." for k in range(6)]
+    new_rules = [f"A gadget may enter play {k} times in a gadget game." for k in range(6)]
+    renames = _detect(*_pair(old_rules, new_rules))
+    assert [(r.old, r.new, r.rules) for r in renames] == [("widget", "gadget", 6)]
+
+
+def test_a_word_changed_in_a_few_rules_is_an_edit_not_a_rename() -> None:
+    old_rules = [f"A widget may enter play {k} times." for k in range(3)] + ["Untouched rule."]
+    new_rules = [f"A gadget may enter play {k} times." for k in range(3)] + ["Untouched rule."]
+    old, new = _pair(old_rules, new_rules)
+    assert _detect(old, new) == ()
+    assert all(ch.nature in (None, Nature.SUBSTANTIVE) for ch in align(old, new).changes)
+
+
+def test_a_word_changed_in_many_rules_but_still_used_is_not_a_rename() -> None:
+    changed = [f"A widget may enter play {k} times." for k in range(6)]
+    still = [f"Each widget counts as {k} lands." for k in range(8)]
+    new_changed = [f"A gadget may enter play {k} times." for k in range(6)]
+    assert _detect(*_pair(changed + still, new_changed + still)) == ()
+
+
+def test_a_renamed_title_needs_fewer_rules() -> None:
+    # 2024-06-07 renamed "702.89. Totem Armor" and its one rule: the name of the thing changed.
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {}.\n\n"
+    head += "1. Game Concepts\n\n100. General\n\n100.1. These rules apply to any game.\n\n7. Additional Rules\n\n"
+    body = (
+        "702. Keyword Abilities\n\n702.1. Most abilities describe exactly what they do.\n\n702.89. {t}\n\n"
+        "702.89a {t} is a static ability that appears on some Auras.\n\n702.90. Reach\n\n"
+        "702.90a Reach is an evasion ability.\n\nGlossary\n\nCredits\n"
+    )
+    old = parse_bytes((head.format("April 12, 2024") + body.format(t="Totem Armor")).encode(), "a.txt")
+    new = parse_bytes((head.format("June 7, 2024") + body.format(t="Umbra Armor")).encode(), "b.txt")
+    al = align(old, new)
+    # Named as the release writes it most ("Totem Armor" in the title, "Totem armor" in running text).
+    assert [(r.old.casefold(), r.new.casefold()) for r in al.renames] == [("totem armor", "umbra armor")]
+    links = _links(old, new)
+    assert links["702.89"] == ("702.89", Kind.EDITED, Nature.RENAMED)
+
+
+def test_substitute_keeps_case_endings_articles_and_other_words() -> None:
+    r = (
+        Rename("EDH", "Commander", (("EDH", "Commander"),)),
+        Rename("general", "commander", (("general", "commander"),)),
+    )
+    assert substitute("An EDH game: a general's generals.", r) == "A Commander game: a commander's commanders."
+    assert substitute("In general, generally; 900. General", r) == "In commander, generally; 900. General"
+    assert detect(*_pair(["Alone."], ["Alone."]), []) == ()
+
+
+def test_nature_of_an_edit_that_is_only_the_rename() -> None:
+    r = (Rename("Tribal", "Kindred", (("Tribal", "Kindred"), ("tribal", "kindred"))),)
+    assert nature_of("Tribal spells are tribal.", "Kindred spells are kindred.", renames=r) == Nature.RENAMED
+    # With typography besides (a dash) it is still only the rename.
+    assert nature_of("Tribal spells\u2014are tribal.", "Kindred spells - are kindred.", renames=r) == Nature.RENAMED
+    assert nature_of("Tribal spells are tribal.", "Kindred spells are rare.", renames=r) == Nature.SUBSTANTIVE
+    assert nature_of("Tribal spells are tribal.", "Kindred spells are kindred.") == Nature.SUBSTANTIVE
+
+
+# --- every consecutive pair of the corpus ---------------------------------------------------------------
+
+EXPECTED = {
+    ("2005-02-01", "2005-08-01"): {("local enchantment", "Aura")},
+    ("2009-05-01", "2009-07-11"): {
+        ("in play", "on the battlefield"),
+        ("comes into play", "enters the battlefield"),
+        ("come into play", "enter the battlefield"),
+        ("coming into play", "entering the battlefield"),
+    },
+    ("2009-10-01", "2010-02-01"): {("For many years", "Previously")},
+    ("2010-10-01", "2011-02-04"): {("EDH", "Commander"), ("general", "commander")},
+    ("2011-06-17", "2011-07-15"): {("Planar Magic", "Planechase")},
+    ("2018-01-19", "2018-04-27"): {("his or her", "their"), ("he or she", "they"), ("him or her", "them")},
+    ("2020-08-07", "2020-09-25"): {("checklist", "substitute")},
+    ("2024-04-12", "2024-06-07"): {("tribal", "kindred"), ("Totem armor", "Umbra armor")},
+}
+
+
+@needs_cr_corpus
+def test_renames_across_every_consecutive_pair() -> None:
+    docs = [parse(str(p)) for p in cr_txt_files()]
+    found: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    counts: dict[tuple[str, str, str, str], int] = {}
+    for a, b in zip(docs, docs[1:], strict=False):
+        al = align(a, b)
+        if al.renames:
+            key = (a.version.label, b.version.label)
+            found[key] = {(r.old, r.new) for r in al.renames}
+            counts.update({(*key, r.old, r.new): r.rules for r in al.renames})
+    assert found == EXPECTED
+    assert counts[("2010-10-01", "2011-02-04", "EDH", "Commander")] >= 15
+    assert counts[("2024-04-12", "2024-06-07", "tribal", "kindred")] >= 6
