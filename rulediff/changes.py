@@ -4,12 +4,13 @@ the nature of an edit (substantive, references only, typography only); examples 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from rapidfuzz import fuzz
 
+from .corrections import Fix, hand_corrected
 from .match import Pair, covered, longest_increasing, match, number_labels
 from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
@@ -377,10 +378,15 @@ def _absorbed_by_sibling(
 # --- the alignment ---------------------------------------------------------------------------------
 
 
-def align(old: Document, new: Document) -> Alignment:
-    """Align ``old`` with ``new`` and classify every node; see the README for the JSON form."""
+def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
+    """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
+    hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs."""
     pairs = match(old, new)
     pairs, renames = through_renames(old, new, pairs)
+    cut_old: dict[int, str] = {}
+    cut_new: dict[int, str] = {}
+    if fixes:
+        pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
     splits, merges = _splits_and_merges(old, new, a2b, b2a)
@@ -422,9 +428,7 @@ def align(old: Document, new: Document) -> Alignment:
     for p in pairs:
         if p.old in splits or p.new in merges:
             continue
-        changes.append(
-            _paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred, renames)
-        )
+        changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred, renames))
     for i, js in splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
         changes.append(
@@ -461,7 +465,32 @@ def align(old: Document, new: Document) -> Alignment:
             changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
     changes.sort(key=_order_key(a2b))
     glossary = _glossary(old, new, number_map, renames)
-    return Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
+    al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
+    return _said_cut(al, cut_old, cut_new) if fixes else al
+
+
+def _said_cut(al: Alignment, cut_old: dict[int, str], cut_new: dict[int, str]) -> Alignment:
+    """A rule a hand correction left without its counterpart says so instead of "no counterpart", and is
+    not taken back into a merge or split of other rules."""
+    out: list[Change] = []
+    for c in al.changes:
+        why = cut_old.get(c.old[0]) if c.kind == Kind.REMOVED else None
+        why = cut_new.get(c.new[0]) if c.kind == Kind.ADDED else why
+        if why is not None:
+            out.append(replace(c, reason=f"unlinked by hand: {why}"))
+            continue
+        olds = [i for i in c.old if i in cut_old] if len(c.old) > 1 and c.new else []
+        news = [j for j in c.new if j in cut_new] if len(c.new) > 1 and c.old else []
+        if not olds and not news:
+            out.append(c)
+            continue
+        out.append(
+            replace(c, old=tuple(i for i in c.old if i not in olds), new=tuple(j for j in c.new if j not in news))
+        )
+        out.extend(Change(Kind.REMOVED, (i,), (), reason=f"unlinked by hand: {cut_old[i]}") for i in olds)
+        out.extend(Change(Kind.ADDED, (), (j,), reason=f"unlinked by hand: {cut_new[j]}") for j in news)
+    al.changes = out
+    return al
 
 
 def _unpaired(
@@ -491,9 +520,7 @@ def _paired(
         text_nature = nature = None
     else:
         ex = _examples(ra.examples, rb.examples, number_map, renames)
-        text_nature = (
-            None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map, renames)
-        )
+        text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map, renames)
         nature = _worst(
             text_nature,
             *(e.nature for e in ex),

@@ -3,11 +3,13 @@ number, new version, new number or '-', reason) and the record every correction,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from .errors import RulediffError
+from .match import Pair
 from .numbering import RuleNumber
 
 LINK = "link"
@@ -122,3 +124,28 @@ def shipped_corrections() -> list[Correction]:
     """The corrections published with this rulediff."""
     path = shipped_path()
     return parse_corrections(path.read_text(encoding="utf-8"), str(path))
+
+
+def hand_corrected(pairs: list[Pair], fixes: Sequence[Fix]) -> tuple[list[Pair], dict[int, str], dict[int, str]]:
+    """The matcher's 1:1 pairs of two documents with their hand corrections: an unlink drops the pair, a link
+    replaces the pairs of both its ends. Also what a cut left unpaired, old and new position -> reason."""
+    out = list(pairs)
+    cut_old: dict[int, str] = {}
+    cut_new: dict[int, str] = {}
+    for f in fixes:
+        if f.action != UNLINK:
+            continue
+        for p in out:
+            if p.old == f.old and (f.new is None or p.new == f.new):
+                cut_old[p.old], cut_new[p.new] = f.reason, f.reason
+        out = [p for p in out if not (p.old == f.old and (f.new is None or p.new == f.new))]
+    for f in fixes:
+        if f.action == LINK and f.new is not None:
+            out = [p for p in out if p.old != f.old and p.new != f.new]
+            out.append(Pair(f.old, f.new, 1.0, f"linked by hand: {f.reason}"))
+    paired_old, paired_new = {p.old for p in out}, {p.new for p in out}
+    return (
+        sorted(out, key=lambda p: p.old),
+        {i: r for i, r in cut_old.items() if i not in paired_old},
+        {j: r for j, r in cut_new.items() if j not in paired_new},
+    )

@@ -67,7 +67,9 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     digests = idx.digests()
     nav = _neighbours(pages)
-    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav))]
+    # A diff page shows its pair's hand corrections: they are part of what it is built from.
+    fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
+    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav, fixed))]
     # Diff pages render in two worker processes while this one works out the history pages; those link
     # into the diff pages (to the rule's card, when the page has one), so they are written afterwards.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
@@ -88,7 +90,7 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):
-                w.record(p.path, _page_key(p, digests, nav), wrote)
+                w.record(p.path, _page_key(p, digests, nav, fixed), wrote)
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
@@ -121,10 +123,12 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
     }
 
 
-def _page_key(p: Page, digests: dict[int, str], nav: dict[str, Any]) -> str:
-    """What a diff page is built from: the two releases, where their rule numbers link, its neighbours."""
+def _page_key(p: Page, digests: dict[int, str], nav: dict[str, Any], fixed: dict[str, str]) -> str:
+    """What a diff page is built from: the two releases, where their rule numbers link, its neighbours, and
+    the pair's hand corrections (none for almost every page, which keeps their keys as they were)."""
     around = json.dumps(nav.get(p.path, {}), sort_keys=True)
-    return f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
+    key = f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
+    return key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")
 
 
 _NAV = {

@@ -133,6 +133,22 @@ def test_unlink_and_link_through_the_cli_show_in_history(arc: Path) -> None:
     ]
 
 
+def test_the_diff_of_a_corrected_pair_applies_its_corrections(arc: Path) -> None:
+    def diff() -> dict[tuple[str, ...], dict[str, object]]:
+        code, out, err = cli(arc, "diff", "2009-05-01", "2009-07-11", "--format", "json")
+        assert code == 0, err
+        return {(*c["old"], "->", *c["new"]): c for c in json.loads(out)["changes"]}
+
+    assert diff()[("212.2", "->", "301")]["kind"] == "renumbered"
+    assert cli(arc, "archive", "unlink", "2009-05-01", "212.2", "2009-07-11", "301", "--reason", WHY)[0] == 0
+    assert cli(arc, "archive", "link", "2009-05-01", "212.1", "2009-07-11", "300.1", "--reason", "same rule")[0] == 0
+    got = diff()
+    assert ("212.2", "->", "301") not in got
+    assert got[("212.2", "->")]["kind"] == "removed" and got[("212.2", "->")]["reason"] == f"unlinked by hand: {WHY}"
+    assert got[("->", "301")]["kind"] == "added" and got[("->", "301")]["reason"] == f"unlinked by hand: {WHY}"
+    assert got[("212.1", "->", "300.1")]["reason"] == "linked by hand: same rule"
+
+
 @pytest.mark.parametrize(
     ("args", "want"),
     [

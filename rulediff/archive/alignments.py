@@ -94,6 +94,9 @@ class AligningArchive(CorrectionsBase):
         """The alignment of two archived versions: stored for neighbours, computed (and kept) otherwise."""
         with self.snapshot():
             a, b = self.resolve(old).id, self.resolve(new).id
+            fixes = self.corrections(a, b)
+            if fixes:  # the matcher's answer with this pair's hand corrections: made on request, never stored
+                return align(self.document(a), self.document(b), fixes)
             if (a, b) in self._alignments:
                 return self._alignments[(a, b)]
             row = self.db.execute(
