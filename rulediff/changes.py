@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rapidfuzz import fuzz
 
-from .corrections import Fix, hand_corrected
+from .corrections import Fix, hand_corrected, said_cut
 from .match import Pair, covered, longest_increasing, match, number_labels
 from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
@@ -466,31 +466,7 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     changes.sort(key=_order_key(a2b))
     glossary = _glossary(old, new, number_map, renames)
     al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
-    return _said_cut(al, cut_old, cut_new) if fixes else al
-
-
-def _said_cut(al: Alignment, cut_old: dict[int, str], cut_new: dict[int, str]) -> Alignment:
-    """A rule a hand correction left without its counterpart says so instead of "no counterpart", and is
-    not taken back into a merge or split of other rules."""
-    out: list[Change] = []
-    for c in al.changes:
-        why = cut_old.get(c.old[0]) if c.kind == Kind.REMOVED else None
-        why = cut_new.get(c.new[0]) if c.kind == Kind.ADDED else why
-        if why is not None:
-            out.append(replace(c, reason=f"unlinked by hand: {why}"))
-            continue
-        olds = [i for i in c.old if i in cut_old] if len(c.old) > 1 and c.new else []
-        news = [j for j in c.new if j in cut_new] if len(c.new) > 1 and c.old else []
-        if not olds and not news:
-            out.append(c)
-            continue
-        out.append(
-            replace(c, old=tuple(i for i in c.old if i not in olds), new=tuple(j for j in c.new if j not in news))
-        )
-        out.extend(Change(Kind.REMOVED, (i,), (), reason=f"unlinked by hand: {cut_old[i]}") for i in olds)
-        out.extend(Change(Kind.ADDED, (), (j,), reason=f"unlinked by hand: {cut_new[j]}") for j in news)
-    al.changes = out
-    return al
+    return said_cut(al, cut_old, cut_new) if fixes else al
 
 
 def _unpaired(

@@ -4,13 +4,17 @@ number, new version, new number or '-', reason) and the record every correction,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import RulediffError
 from .match import Pair
 from .numbering import RuleNumber
+
+if TYPE_CHECKING:
+    from .changes import Alignment, Change
 
 LINK = "link"
 UNLINK = "unlink"
@@ -149,3 +153,29 @@ def hand_corrected(pairs: list[Pair], fixes: Sequence[Fix]) -> tuple[list[Pair],
         {i: r for i, r in cut_old.items() if i not in paired_old},
         {j: r for j, r in cut_new.items() if j not in paired_new},
     )
+
+
+def said_cut(al: Alignment, cut_old: dict[int, str], cut_new: dict[int, str]) -> Alignment:
+    """A rule a hand correction left without its counterpart says so instead of "no counterpart", and is
+    not taken back into a merge or split of other rules."""
+    from .changes import Change, Kind  # changes calls this: imported when first used, not at load
+
+    out: list[Change] = []
+    for c in al.changes:
+        why = cut_old.get(c.old[0]) if c.kind == Kind.REMOVED else None
+        why = cut_new.get(c.new[0]) if c.kind == Kind.ADDED else why
+        if why is not None:
+            out.append(replace(c, reason=f"unlinked by hand: {why}"))
+            continue
+        olds = [i for i in c.old if i in cut_old] if len(c.old) > 1 and c.new else []
+        news = [j for j in c.new if j in cut_new] if len(c.new) > 1 and c.old else []
+        if not olds and not news:
+            out.append(c)
+            continue
+        out.append(
+            replace(c, old=tuple(i for i in c.old if i not in olds), new=tuple(j for j in c.new if j not in news))
+        )
+        out.extend(Change(Kind.REMOVED, (i,), (), reason=f"unlinked by hand: {cut_old[i]}") for i in olds)
+        out.extend(Change(Kind.ADDED, (), (j,), reason=f"unlinked by hand: {cut_new[j]}") for j in news)
+    al.changes = out
+    return al
