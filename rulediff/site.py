@@ -4,6 +4,7 @@ per bridge between partial dumps), one history page per rule lineage, and an off
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 from collections.abc import Callable
@@ -46,6 +47,7 @@ def build_site(
     returns counts of what was written."""
     root = Path(out)
     prepare_folder(root, force=force)
+    arc.release_caches()  # what archiving kept in memory is not what the pages read
     # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by 'add')
     # are stored; each in its own transaction, before the pages are read.
     arc.refresh_alignments()
@@ -73,7 +75,10 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
     # Diff pages render in two worker processes while this one works out the history pages; those link
     # into the diff pages (to the rule's card, when the page has one), so they are written afterwards.
     chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
-    with ProcessPoolExecutor(max_workers=max(1, len(chunks))) as pool:
+    # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
+    # holds after archiving), and that copy is counted again for each worker.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=max(1, len(chunks)), mp_context=spawn) as pool:
         jobs = [
             pool.submit(
                 _render_pages,
@@ -173,6 +178,7 @@ def _render_pages(
     """Worker: render diff pages from the archive (read only) and write them; whether each changed."""
     out = []
     with Archive.open(archive, create=False) as arc:
+        arc.keep_documents(2)  # pages come in release order: only the pair at hand is reused
         for a, b, rel, nav in pages:
             al = arc.alignment(f"#{a}", f"#{b}")
 

@@ -66,6 +66,15 @@ class ArchiveBase:
         self._light_cache.clear()
         self._pairs_cache.clear()
 
+    def keep_documents(self, n: int) -> None:
+        """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
+        self._docs = Lru(n)
+
+    def release_caches(self) -> None:
+        """Forget every document and alignment kept in memory; all of them can be read back."""
+        self._forget()
+        self._precomputed.clear()
+
     def close(self) -> None:
         self.db.close()
 
