@@ -18,7 +18,7 @@ from .archive import Archive, VersionRow
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, StoredEdits, _num_key, plan_history_pages, write_history_pages
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 
@@ -54,11 +54,14 @@ def build_site(
     arc.sync_corrections()
     arc.ensure_alignments(arc.bridges(), "bridge")
     # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
+    memo = StoredEdits(arc)
     with arc.snapshot():
-        return _build(arc, root, progress)
+        stats = _build(arc, root, progress, memo)
+    memo.save()
+    return stats
 
 
-def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int]:
+def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits) -> dict[str, int]:
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)
@@ -89,9 +92,9 @@ def _build(arc: Archive, root: Path, progress: Progress | None) -> dict[str, int
             )
             for c in chunks
         ]
-        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env)
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo)
         _search(arc, versions, idx, glossary, w, env)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, progress)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, progress, memo)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):

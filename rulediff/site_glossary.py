@@ -10,7 +10,7 @@ from typing import Any
 
 from .archive import Archive, VersionRow
 from .links import linker
-from .site_history import RuleIndex, file_slug
+from .site_history import RuleIndex, StoredEdits, file_slug
 from .terms import term_key
 from .timeline import stretches
 
@@ -20,7 +20,13 @@ def _rule_url(idx: RuleIndex, vid: int, number: str) -> str | None:
 
 
 def write_glossary_pages(
-    arc: Archive, versions: list[VersionRow], diff_into: dict[int, str], idx: RuleIndex, w: Any, env: Any
+    arc: Archive,
+    versions: list[VersionRow],
+    diff_into: dict[int, str],
+    idx: RuleIndex,
+    w: Any,
+    env: Any,
+    memo: StoredEdits | None = None,
 ) -> list[dict[str, Any]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
@@ -72,7 +78,7 @@ def write_glossary_pages(
             continue
         entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
         steps = []
-        for s in stretches(entries):
+        for s in stretches(entries, memo=memo):
             page = diff_into.get(s.first.id)
             steps.append(
                 {

@@ -14,7 +14,7 @@ from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
 from .links import linker
 from .numbering import RuleNumber
-from .timeline import Stretch, stretches
+from .timeline import Edit, Stretch, edit_engine, stretches
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -111,6 +111,31 @@ class RuleIndex:
         return {vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()}
 
 
+class StoredEdits:
+    """The edits (nature and word diff) earlier builds kept in the archive, read on first use, and those this
+    build works out: after one new release, history and glossary pages re-render without re-diffing."""
+
+    def __init__(self, arc: Archive) -> None:
+        self.arc = arc
+        self.engine = edit_engine()
+        self.known: dict[str, Edit] | None = None
+        self.new: dict[str, Edit] = {}
+
+    def get(self, key: str) -> Edit | None:
+        if self.known is None:
+            self.known = self.arc.edits(self.engine)
+        got = self.known.get(key)
+        return got if got is not None else self.new.get(key)
+
+    def put(self, key: str, edit: Edit) -> None:
+        self.new[key] = edit
+
+    def save(self) -> None:
+        """Store the new edits (outside the snapshot the pages were read in)."""
+        if self.new:
+            self.arc.store_edits(self.engine, self.new)
+
+
 @dataclass(slots=True)
 class PendingPage:
     """A history page worked out but not yet written: its links into diff pages wait for those pages."""
@@ -121,7 +146,12 @@ class PendingPage:
 
 
 def plan_history_pages(
-    arc: Archive, idx: RuleIndex, diff_into: dict[int, str], w: Any, progress: Progress | None
+    arc: Archive,
+    idx: RuleIndex,
+    diff_into: dict[int, str],
+    w: Any,
+    progress: Progress | None,
+    memo: StoredEdits | None = None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage]]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
     word diffs: the costly part, done while the diff pages render). A page's key is built from body ids
@@ -185,7 +215,7 @@ def plan_history_pages(
                 (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
             )
             prev_k = k
-        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries, via)]
+        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries, via, memo)]
         if steps and plan[-1][0] == len(versions) - 1:
             steps[-1]["to"] = None  # "to today"
         children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]

@@ -3,11 +3,14 @@ versions that read the same, what changed at the start of each, and how much it 
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from .changes import Nature, nature_of
 from .numbering import find_references
@@ -67,11 +70,14 @@ def edit_nature(old: str, new: str) -> Nature | None:
 
 
 def stretches(
-    entries: Iterable[tuple[Any, str | None, str | None, str, bool]], links: Mapping[int, str] | None = None
+    entries: Iterable[tuple[Any, str | None, str | None, str, bool]],
+    links: Mapping[int, str] | None = None,
+    memo: EditMemo | None = None,
 ) -> list[Stretch]:
     """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
     ``follows`` is False when the previous archived version did not have the item (it reappears).
-    ``links`` (version id -> what to say of the link into it) starts a stretch there and says it."""
+    ``links`` (version id -> what to say of the link into it) starts a stretch there and says it.
+    ``memo`` keeps the edits (nature and word diff) worked out before, the costly part."""
     out: list[Stretch] = []
     links = links or {}
     for v, number, name, text, follows in entries:
@@ -94,10 +100,9 @@ def stretches(
         if name != prev.name and number is None:
             changes.append("renamed")
             previous = prev.name
-        nature = edit_nature(_renumbered(prev.text, prev.number, number), text)
+        nature, diff = _edit(_renumbered(prev.text, prev.number, number), text, memo)
         if nature is not None:
             changes.append("edited")
-        diff = whole_diff(_renumbered(prev.text, prev.number, number), text) if nature is not None else []
         out.append(
             Stretch(
                 v,
@@ -106,13 +111,55 @@ def stretches(
                 name,
                 text,
                 " and ".join(changes) or "unchanged",
-                nature.value if nature else None,
+                nature,
                 previous,
                 diff,
                 link,
             )
         )
     return out
+
+
+Edit = tuple[str | None, list[Piece]]  # (nature, word diff) of one text becoming another
+
+
+class EditMemo(Protocol):
+    """Edits worked out earlier, by :func:`edit_key`."""
+
+    def get(self, key: str) -> Edit | None: ...
+
+    def put(self, key: str, edit: Edit) -> None: ...
+
+
+def edit_key(old: str, new: str) -> str:
+    return hashlib.blake2b(f"{old}\x00{new}".encode(), digest_size=16).hexdigest()
+
+
+def _edit(old: str, new: str, memo: EditMemo | None) -> Edit:
+    key = edit_key(old, new) if memo is not None else ""
+    got = memo.get(key) if memo is not None else None
+    if got is None:
+        nature = edit_nature(old, new)
+        got = (nature.value if nature else None, whole_diff(old, new) if nature is not None else [])
+        if memo is not None:
+            memo.put(key, got)
+    return got
+
+
+# The modules whose code decides an edit's nature and word diff: a change to any of them makes stored edits stale.
+EDIT_MODULES = ("timeline.py", "textdiff.py", "nature.py", "numbering.py", "text.py")
+
+
+@functools.cache
+def edit_engine() -> str:
+    """Names the code that works out edits, as ``engine_version`` names the one that aligns."""
+    from . import __version__
+
+    h = hashlib.sha256()
+    for name in EDIT_MODULES:
+        path = Path(__file__).resolve().parent / name
+        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    return f"{__version__}+{h.hexdigest()[:12]}"
 
 
 def whole_diff(old: str, new: str) -> list[Piece]:

@@ -268,8 +268,33 @@ def test_an_incremental_rebuild_is_byte_identical_to_a_fresh_build(tmp_path: Pat
             build_site(arc, tmp_path / "kept")
         arc.remove(arc.versions()[2].label)
         build_site(arc, tmp_path / "kept")
+        arc.db.execute("DELETE FROM edits")  # the fresh build works out every edit again
         build_site(arc, tmp_path / "fresh")
     assert _tree(tmp_path / "kept") == _tree(tmp_path / "fresh")
+
+
+def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Edits (nature and word diff) of the history and glossary pages are kept in the archive: a second
+    site, every page rendered again, diffs nothing and comes out byte-identical; another engine's edits
+    are not used."""
+    from rulediff import timeline
+    from rulediff.site import build_site
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in _SMALL:
+            arc.add_file(f)
+        build_site(arc, tmp_path / "first")
+        assert arc.db.execute("SELECT count(*) FROM edits").fetchone()[0] > 0
+        calls: list[str] = []
+        real = timeline.whole_diff
+        monkeypatch.setattr(timeline, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
+        build_site(arc, tmp_path / "second")
+        assert calls == []
+        arc.db.execute("UPDATE edits SET engine = 'other'")
+        build_site(arc, tmp_path / "third")
+        assert calls, "another engine's edits are worked out again"
+        assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM edits")} == {timeline.edit_engine()}
+    assert _tree(tmp_path / "first") == _tree(tmp_path / "second") == _tree(tmp_path / "third")
 
 
 def _lineage_partition(arc: Archive) -> set[frozenset[tuple[int, int]]]:

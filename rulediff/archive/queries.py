@@ -3,12 +3,16 @@ module needs to know the tables or the stored formats."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import ArchiveError
+from ..textdiff import Op, Piece
+from ..timeline import Edit
 from .alignments import AligningArchive
 from .codec import examples_from_row
 
@@ -111,6 +115,28 @@ class QueryingArchive(AligningArchive):
                 " JOIN bodies b ON b.id = r.body_id"
             )
         ]
+
+    def edits(self, engine: str) -> dict[str, Edit]:
+        """The edits (nature and word diff, by ``timeline.edit_key``) stored by ``engine``."""
+        out: dict[str, Edit] = {}
+        for key, data in self.db.execute("SELECT key, data FROM edits WHERE engine = ?", (engine,)):
+            nature, pieces = json.loads(zlib.decompress(data))
+            out[key] = (nature, [Piece(Op(op), text, old) for op, text, old in pieces])
+        return out
+
+    def store_edits(self, engine: str, edits: dict[str, Edit]) -> None:
+        """Keep ``edits`` (and drop other engines' edits) for the next build; a read-only archive keeps none."""
+        rows = [
+            (key, engine, zlib.compress(json.dumps([n, [[p.op, p.text, p.old] for p in d]]).encode("utf-8"), 1))
+            for key, (n, d) in sorted(edits.items())
+        ]
+        try:
+            with self.transaction():
+                self.db.execute("DELETE FROM edits WHERE engine != ?", (engine,))
+                self.db.executemany("INSERT OR REPLACE INTO edits(key, engine, data) VALUES (?,?,?)", rows)
+        except sqlite3.OperationalError as e:
+            if "readonly" not in str(e).lower():
+                raise
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:

@@ -144,6 +144,13 @@ def _corrections(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX link_marks_lineage ON link_marks(lineage)")
 
 
+@migration(6, "edits the site's history pages worked out (nature and word diff), by their two texts")
+def _edits(db: sqlite3.Connection) -> None:
+    # A cache: rebuilding a site after one new release reuses every earlier edit instead of diffing it again.
+    # ``engine`` names the code that made an edit; another engine's edits are worked out again.
+    db.execute("CREATE TABLE edits(key TEXT PRIMARY KEY, engine TEXT NOT NULL, data BLOB NOT NULL)")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():
