@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import lru_cache
 
 from .numbering import references_follow
 from .renames import Rename, substitute
@@ -37,7 +39,7 @@ def nature_of(
         return None
     a = normalize(old) if old_norm is None else old_norm
     b = normalize(new) if new_norm is None else new_norm
-    if a == b:
+    if a == b or lossy_equal(a, b, _MARK.search(old) is not None or _MARK.search(new) is not None):
         return Nature.TYPOGRAPHY_ONLY
     if mask_references(a) == mask_references(b) and references_follow(a, b, number_map or {}):
         return Nature.REFERENCES_ONLY
@@ -46,3 +48,32 @@ def nature_of(
         if r == b or (mask_references(r) == mask_references(b) and references_follow(r, b, number_map or {})):
             return Nature.RENAMED
     return Nature.SUBSTANTIVE
+
+
+# A lossy conversion (the archived 2008-05-01 text) wrote "?" for every character outside its code page.
+_LOSSY_SPLIT = re.compile(r"( \? |\?)")
+_MARK = re.compile(r"\u2122|\u00ae|\((?:tm|TM|Tm|R|r)\)")
+
+
+@lru_cache(maxsize=1 << 12)
+def lossy_equal(a: str, b: str, marks: bool = False) -> bool:
+    """Equal comparison forms but for a "?" on one side standing where the other has a quote or an
+    apostrophe ("opponents? deck", "?Multiplayer Rules.?"), a dash ("Artifact ? Equipment"), or --
+    when ``marks`` (the other raw text prints a trademark sign) -- nothing ("Odyssey? block"): the
+    archived 2008-05-01 text went through a lossy conversion that wrote "?" for each of them. Only
+    those exchanges; a question mark anywhere else is text."""
+    if "?" not in b and "?" in a:
+        a, b = b, a
+    if "?" not in b:
+        return False
+    one = "(?:['\"?-]|)" if marks else "['\"?-]"
+    parts = []
+    for k, chunk in enumerate(_LOSSY_SPLIT.split(b)):
+        if k % 2 == 0:
+            parts.append("".join("['?]" if c == "'" else '["?]' if c == '"' else re.escape(c) for c in chunk))
+        elif chunk == "?":
+            parts.append(one)
+        else:
+            # A spaced dash compares as "-", or as nothing between two words (see text.normalize).
+            parts.append(f"(?:-|| {one} )")
+    return re.fullmatch("".join(parts), a) is not None

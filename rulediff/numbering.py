@@ -282,7 +282,9 @@ def references_follow(old: str, new: str, number_map: dict[str, str | list[str]]
         return False
     for x, y in zip(ra, rb, strict=True):
         if len(x.targets) == len(y.targets):
-            if not all(_maps_to(ta, tb, number_map) for ta, tb in zip(x.targets, y.targets, strict=True)):
+            if not all(_maps_to(ta, tb, number_map) for ta, tb in zip(x.targets, y.targets, strict=True)) and not (
+                _same_named_target(old, x, new, y)
+            ):
                 return False
         elif not (
             # A range whose ends follow the map follows it, whatever came in or went out between its
@@ -294,6 +296,18 @@ def references_follow(old: str, new: str, number_map: dict[str, str | list[str]]
         ):
             return False
     return True
+
+
+# A reference that names its target: 'rule 728, "Day and Night"' (after normalize, quotes are straight).
+_NAMED = re.compile(r'\s*,\s*"([^"]{3,80}?)[.,]?"')
+
+
+def _same_named_target(old: str, x: Reference, new: str, y: Reference) -> bool:
+    """Both references name the same rule by its title: only the number beside the title changed. The
+    number caught up with a renumbering of that heading made in an earlier release (2024-09-20
+    corrected "rule 727, "Day and Night"" to 728, which Day and Night had been since 2024-07-30)."""
+    ma, mb = _NAMED.match(old, x.end), _NAMED.match(new, y.end)
+    return ma is not None and mb is not None and ma.group(1) == mb.group(1)
 
 
 def _maps_to(a: RuleNumber, b: RuleNumber, number_map: dict[str, str | list[str]]) -> bool:

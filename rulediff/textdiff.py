@@ -18,7 +18,7 @@ try:
 except ImportError:
     _fast = None
 
-from .nature import Nature, nature_of
+from .nature import Nature, lossy_equal, nature_of
 from .numbering import find_references, references_follow
 from .text import normalize
 
@@ -163,7 +163,8 @@ def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]], *, typogr
         p = pieces[k]
         nxt = pieces[k + 1] if k + 1 < len(pieces) else None
         if p.op == Op.DELETE and nxt is not None and nxt.op == Op.INSERT:
-            same = typography and normalize(p.text) == normalize(nxt.text)
+            na, nb = normalize(p.text), normalize(nxt.text)
+            same = typography and (na == nb or lossy_equal(na, nb))
             ref = False
             if typography and not same and (any(map(str.isdigit, p.text)) or any(map(str.isdigit, nxt.text))):
                 # A reference needs its "rule" lead-in to be recognised: read the words before it,

@@ -42,6 +42,52 @@ def test_transcription_is_typography(old: str, new: str) -> None:
     assert any(p.op == Op.MUTED for p in word_diff(old, new))
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # The archived 2008-05-01 text wrote "?" for every curly quote, dash and trademark sign
+        # (2008-02-01 -> 2008-05-01, rules 101.1, 100.1b, 212.2c, 104.5).
+        ("your opponents\u2019 decks", "your opponents? decks"),
+        ("see section 6, \u201cMultiplayer Rules.\u201d", "see section 6, ?Multiplayer Rules.?"),
+        ("the player\u2019s \u201ccan\u2019t\u201d effect", "the player?s ?can?t? effect"),
+        ("\u201cArtifact \u2014 Equipment\u201d", "?Artifact ? Equipment?"),
+        ("the Odyssey\u2122 block", "the Odyssey? block"),
+    ],
+)
+def test_lossy_question_marks_are_typography(old: str, new: str) -> None:
+    assert nature_of(old, new) == Nature.TYPOGRAPHY_ONLY
+    assert nature_of(new, old) == Nature.TYPOGRAPHY_ONLY
+    assert not _visible(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Can it attack?", "Can it attack."),  # a question mark where the other side has no quote
+        ("the Odyssey block", "the Odyssey? block"),  # nothing for a "?" to stand for
+        ("a player\u2019s hand", "a player?? hand"),
+    ],
+)
+def test_other_question_marks_are_text(old: str, new: str) -> None:
+    assert nature_of(old, new) == Nature.SUBSTANTIVE
+    assert _visible(old, new)
+
+
+def test_a_reference_that_names_its_target_follows_the_title() -> None:
+    # 2024-09-20 502.2: Day and Night had been 728 since 2024-07-30 (727 Merging with Permanents came
+    # in before it); the stale number beside the title caught up. Nothing in the pair renumbered it.
+    old = "This turn-based action doesn\u2019t use the stack. See rule 727, \u201cDay and Night.\u201d"
+    new = "This turn-based action doesn\u2019t use the stack. See rule 728, \u201cDay and Night.\u201d"
+    nmap: dict[str, str | list[str]] = {"727": "727", "728": "728"}
+    assert nature_of(old, new, number_map=nmap) == Nature.REFERENCES_ONLY
+    assert not _visible(old, new, nmap)
+    # Another number beside another title names another rule: that is a change of what it says.
+    other = "This turn-based action doesn\u2019t use the stack. See rule 728, \u201cTaking Shortcuts.\u201d"
+    assert nature_of(old, other, number_map=nmap) == Nature.SUBSTANTIVE
+    # Without a title, a number the map does not send there is a different rule.
+    assert nature_of("See rule 727.", "See rule 728.", number_map=nmap) == Nature.SUBSTANTIVE
+
+
 def test_range_references_follow_the_map() -> None:
     nmap: dict[str, str | list[str]] = {f"506.7{c}": f"506.8{c}" for c in "abcdef"}
     old, new = "See rules 506.7a\u2013f.", "See rules 506.8a\u2013f."
