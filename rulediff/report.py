@@ -10,7 +10,7 @@ from typing import Any
 
 from .bulletin import Links
 from .bulletin import to_markdown as bulletin_markdown
-from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown
+from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown, number_labels
 from .model import Document
 from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes, version_info
 from .numbering import RuleNumber
@@ -99,8 +99,11 @@ def to_dict(al: Alignment) -> dict[str, Any]:
     """The ``rulediff.diff/1.1`` document: versions, summary, every change but the unchanged, the number map
     (every old number with a counterpart, unchanged ones included), glossary and inferred numbers."""
 
+    # A number printed twice is written as the number map writes it ("702.175#2"): unambiguous.
+    labels = {id(al.old): number_labels(al.old), id(al.new): number_labels(al.new)}
+
     def numbers(doc: Document, idx: tuple[int, ...]) -> list[str]:
-        return [str(doc.rules[i].number) if doc.rules[i].number is not None else doc.rules[i].key for i in idx]
+        return [labels[id(doc)][i] or doc.rules[i].key for i in idx]
 
     changes = []
     for ch in al.changes:

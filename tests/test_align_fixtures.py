@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 from rulediff import parse
-from rulediff.changes import Kind, align
+from rulediff.changes import Kind, Nature, align
 from rulediff.match import _title_key
 from rulediff.model import Document
+from rulediff.report import to_dict
 
 from .conftest import CORPUS, FIXTURES, cr_txt_files, needs_cr_corpus
 
@@ -60,6 +61,39 @@ def test_level_changes_2009_titled_rule_becomes_heading_and_children_follow() ->
     assert links["212.2m"][0] == "301.8"
 
 
+def test_layer_fold_2020_04_sublayer_7d_folded_into_7c() -> None:
+    # 2020-04-17 added layer 1's sublayers (613.2a-c), so 613.2-613.10 moved up by one, and folded
+    # sublayer 7d (counters) into 7c: 613.3c + 613.3d -> 613.4c, 613.3e -> 613.4d.
+    old, new = _case("layer-fold-2020-04")
+    al = align(old, new)
+    merged = next(ch for ch in al.changes if ch.kind == Kind.MERGED)
+    assert [str(old.rules[i].number) for i in merged.old] == ["613.3c", "613.3d"]
+    assert [str(new.rules[j].number) for j in merged.new] == ["613.4c"]
+    links = _links(old, new)
+    assert links["613.3e"][0] == "613.4d"
+    assert {links[f"613.{k}"][0] for k in range(2, 11)} == {f"613.{k + 1}" for k in range(2, 11)}
+    assert links["613.6j"][0] == "613.7k"  # 613.7c was inserted among the timestamp rules
+    added = sorted(str(new.rules[j].number) for ch in al.changes if ch.kind == Kind.ADDED for j in ch.new)
+    assert added == ["613.2", "613.2a", "613.2b", "613.2c", "613.7c"]
+    assert not [ch for ch in al.changes if ch.kind == Kind.REMOVED]
+    # Renumbered rules whose only edit is a followed cross-reference are not substantive.
+    nature = {str(old.rules[ch.old[0]].number): ch.nature for ch in al.changes if ch.old}
+    assert nature["613.9"] == nature["613.10"] == Nature.REFERENCES_ONLY
+
+
+def test_duplicate_702_175_2024_09_both_rules_mapped() -> None:
+    # 2024-09-20 printed 702.175 twice (Offspring, then Impending); 2024-11-08 made Impending 702.176.
+    old, new = _case("duplicate-number-702.175-2024-09")
+    al = align(old, new)
+    assert [r.title for r in old.rules if str(r.number) == "702.175"] == ["Offspring", "Impending"]
+    nmap = al.number_map
+    assert nmap["702.175"] == "702.175" and nmap["702.175a"] == "702.175a"
+    assert nmap["702.175#2"] == "702.176" and nmap["702.175a#2"] == "702.176a"
+    changes = {(tuple(c["old"]), tuple(c["new"])): c["kind"] for c in to_dict(al)["changes"]}
+    # The JSON names the second printing as the map does, never a bare "702.175" -> "702.176".
+    assert changes == {(("702.175#2",), ("702.176",)): "renumbered", (("702.175a#2",), ("702.176a",)): "renumbered"}
+
+
 def test_seed_keyword_page_has_no_false_keyword_links() -> None:
     # The 2011 blog paste of section 7 against the 2017 keyword page: keywords born after 2011
     # (Afflict, Ingest, Menace, Prowess, Skulk, ...) are new, never an unrelated 2011 keyword.
@@ -75,7 +109,8 @@ def test_seed_keyword_page_has_no_false_keyword_links() -> None:
     ]
     assert wrong == []
     linked = {b.rules[j].title for ch in al.changes if ch.old for j in ch.new}
-    assert {"Afflict", "Ingest", "Menace", "Prowess", "Skulk"}.isdisjoint(linked)
+    assert {"Afflict", "Awaken", "Escalate", "Ingest", "Menace", "Prowess", "Skulk"}.isdisjoint(linked)
+    assert {"Afflict", "Awaken", "Escalate", "Ingest", "Menace", "Prowess", "Skulk"} <= {r.title for r in b.rules}
     assert "Flashback" in linked
 
 
