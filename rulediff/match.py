@@ -305,8 +305,19 @@ class _Matcher:
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
                     continue
+                if bool(ta) != bool(tb) and self.own_text_from_elsewhere(i, j):
+                    continue
                 if self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}"):
                     changed = True
+
+    def own_text_from_elsewhere(self, i: int, j: int) -> bool:
+        """One of the two has words of its own, the other only a title: those words need a source, and
+        an unpaired node under the counterpart of their parent is like them (2009-07: 204.1 "The type
+        line is printed ..." came from 205.1, not from 212.1 General, whose subrules moved under it).
+        Read from either side, so both orientations agree."""
+        if self.a.title[i]:
+            return _has_other_source(self.b, j, self.a, self.b2a, self.a2b, i)
+        return _has_other_source(self.a, i, self.b, self.a2b, self.b2a, j)
 
     def siblings(self) -> None:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
@@ -532,6 +543,17 @@ class _Matcher:
             Pair(i, j, round(self.score[i], 4), self.reason[i], i in self.uncertain)
             for i, j in sorted(self.a2b.items())
         ]
+
+
+def _has_other_source(
+    side: _Side, x: int, other: _Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
+) -> bool:
+    p = side.parent[x]
+    k = to_other.get(p, -1) if p >= 0 else -1
+    return k >= 0 and any(
+        c != claimant and c not in from_other and fuzz.ratio(other.body[c], side.body[x]) >= STRUCTURAL_CUTOFF
+        for c in other.children[k]
+    )
 
 
 def match(old: Document, new: Document) -> list[Pair]:

@@ -147,6 +147,8 @@ def _pair_children(
         name_a = a.title[a.parent[i]] if a.parent[i] >= 0 else ""
         text_a = _title_key(a.body[i])
         for j in kb:
+            if a.title[i] != b.title[j]:
+                continue  # a differently named pair needs the matcher's evidence, not a neighbourhood
             s = fuzz.ratio(a.body[i], b.body[j])
             name_b = b.title[b.parent[j]] if b.parent[j] >= 0 else ""
             if (name_a and name_a in _title_key(b.body[j])) or (name_b and name_b in text_a):

@@ -10,7 +10,8 @@ from typing import Any
 
 from .bulletin import Links
 from .bulletin import to_markdown as bulletin_markdown
-from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown, number_labels
+from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown
+from .match import number_labels
 from .model import Document
 from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes, version_info
 from .numbering import RuleNumber
