@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 from rapidfuzz import fuzz
@@ -519,7 +519,47 @@ def _paired(
         else:
             kind = Kind.EDITED if nature else Kind.UNCHANGED
         reason = p.reason
-    return Change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+    return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+
+
+_new_object = object.__new__
+(
+    _SET_KIND,
+    _SET_OLD,
+    _SET_NEW,
+    _SET_NATURE,
+    _SET_SCORE,
+    _SET_SIMILARITY,
+    _SET_REASON,
+    _SET_EXAMPLES,
+    _SET_UNCERTAIN,
+) = (Change.__dict__[f.name].__set__ for f in fields(Change))
+
+
+def _change(
+    kind: Kind,
+    old: tuple[int, ...],
+    new: tuple[int, ...],
+    nature: Nature | None,
+    score: float,
+    similarity: float,
+    reason: str,
+    examples: tuple[ExampleChange, ...],
+    uncertain: bool,
+) -> Change:
+    # A Change per paired node: its slots filled through their descriptors, half the frozen
+    # __init__'s cost (the same object).
+    c = _new_object(Change)
+    _SET_KIND(c, kind)
+    _SET_OLD(c, old)
+    _SET_NEW(c, new)
+    _SET_NATURE(c, nature)
+    _SET_SCORE(c, score)
+    _SET_SIMILARITY(c, similarity)
+    _SET_REASON(c, reason)
+    _SET_EXAMPLES(c, examples)
+    _SET_UNCERTAIN(c, uncertain)
+    return c
 
 
 def _same_examples(a: tuple[Example, ...], b: tuple[Example, ...]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -234,13 +234,22 @@ class _Matcher:
 
     def exact_unique(self) -> None:
         """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
-        ca = Counter(self.a.key[i] for i in self.free_a())
-        cb = Counter(self.b.key[j] for j in self.free_b())
-        where_b = {self.b.key[j]: j for j in self.free_b() if cb[self.b.key[j]] == 1}
-        for i in self.free_a():
-            k = self.a.key[i]
+        fa, fb = self.free_a(), self.free_b()
+        key_a, key_b = self.a.key, self.b.key
+        ca = Counter([key_a[i] for i in fa])
+        cb = Counter([key_b[j] for j in fb])
+        where_b = {key_b[j]: j for j in fb if cb[key_b[j]] == 1}
+        # Most nodes of a real pair pair here: ``pair`` written out, without a call per node.
+        a2b, b2a, score, reason, rejected = self.a2b, self.b2a, self.score, self.reason, self.rejected
+        for i in fa:
+            k = key_a[i]
             if ca[k] == 1 and k in where_b:
-                self.pair(i, where_b[k], 1.0, "same text")
+                j = where_b[k]
+                if (i, j) not in rejected:
+                    a2b[i] = j
+                    b2a[j] = i
+                    score[i] = 1.0
+                    reason[i] = "same text"
 
     def titles(self) -> None:
         """Headed rules, headings and sections pair by a title that is unique on both sides."""
@@ -539,10 +548,23 @@ class _Matcher:
             self.siblings()
         else:
             self.gate()
-        return [
-            Pair(i, j, round(self.score[i], 4), self.reason[i], i in self.uncertain)
-            for i, j in sorted(self.a2b.items())
-        ]
+        score, reason, uncertain = self.score, self.reason, self.uncertain
+        return [_pair(i, j, round(score[i], 4), reason[i], i in uncertain) for i, j in sorted(self.a2b.items())]
+
+
+_new_object = object.__new__
+_SET_OLD, _SET_NEW, _SET_SCORE, _SET_REASON, _SET_UNCERTAIN = (Pair.__dict__[f.name].__set__ for f in fields(Pair))
+
+
+def _pair(old: int, new: int, score: float, reason: str, uncertain: bool) -> Pair:
+    # A Pair per node: its slots filled through their descriptors, half the frozen __init__'s cost.
+    p = _new_object(Pair)
+    _SET_OLD(p, old)
+    _SET_NEW(p, new)
+    _SET_SCORE(p, score)
+    _SET_REASON(p, reason)
+    _SET_UNCERTAIN(p, uncertain)
+    return p
 
 
 def _has_other_source(
@@ -564,7 +586,7 @@ def match(old: Document, new: Document) -> list[Pair]:
     if _orientation(old) <= _orientation(new):
         return _Matcher(old, new).run()
     flipped = _Matcher(new, old).run()
-    return sorted((Pair(p.new, p.old, p.score, p.reason, p.uncertain) for p in flipped), key=lambda p: p.old)
+    return sorted((_pair(p.new, p.old, p.score, p.reason, p.uncertain) for p in flipped), key=lambda p: p.old)
 
 
 def _orientation(doc: Document) -> tuple[str, str, int]:

@@ -135,3 +135,29 @@ def test_find_references_never_fails_and_spans_are_exact(text: str) -> None:
         assert r.targets
         for t in r.targets:
             assert RuleNumber.parse(str(t)) == t
+
+
+def _parse_by_grammar(text: str) -> RuleNumber | None:
+    """The number grammar alone (the regex), which parse's fast path for plain spellings must equal."""
+    from rulediff.numbering import _NUMBER_RE
+
+    s = text.strip()
+    if s.endswith(".") and len(s) > 1:
+        s = s[:-1]
+    m = _NUMBER_RE.match(s)
+    if not m:
+        return None
+    if m.group("section"):
+        return RuleNumber(int(m.group("section")))
+    rule = m.group("rule")
+    heading = int(m.group("heading"))
+    return RuleNumber(heading // 100, heading, int(rule) if rule is not None else None, m.group("letters") or "")
+
+
+@given(st.text(alphabet="0123456789.abzA \u0663-", max_size=10))
+def test_parse_equals_the_grammar(text: str) -> None:
+    got = RuleNumber.try_parse(text)
+    want = _parse_by_grammar(text)
+    assert got == want
+    if got is not None and want is not None:
+        assert (got.section, got.heading, got.rule, got.letters) == (want.section, want.heading, want.rule, want.letters)
