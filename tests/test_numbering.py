@@ -160,4 +160,5 @@ def test_parse_equals_the_grammar(text: str) -> None:
     want = _parse_by_grammar(text)
     assert got == want
     if got is not None and want is not None:
-        assert (got.section, got.heading, got.rule, got.letters) == (want.section, want.heading, want.rule, want.letters)
+        parts = (got.section, got.heading, got.rule, got.letters)
+        assert parts == (want.section, want.heading, want.rule, want.letters)
