@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -523,42 +524,15 @@ def _paired(
 
 
 _new_object = object.__new__
-(
-    _SET_KIND,
-    _SET_OLD,
-    _SET_NEW,
-    _SET_NATURE,
-    _SET_SCORE,
-    _SET_SIMILARITY,
-    _SET_REASON,
-    _SET_EXAMPLES,
-    _SET_UNCERTAIN,
-) = (Change.__dict__[f.name].__set__ for f in fields(Change))
+_CHANGE_SLOTS = tuple(Change.__dict__[f.name].__set__ for f in fields(Change))
 
 
-def _change(
-    kind: Kind,
-    old: tuple[int, ...],
-    new: tuple[int, ...],
-    nature: Nature | None,
-    score: float,
-    similarity: float,
-    reason: str,
-    examples: tuple[ExampleChange, ...],
-    uncertain: bool,
-) -> Change:
-    # A Change per paired node: its slots filled through their descriptors, half the frozen
-    # __init__'s cost (the same object).
+def _change(*values: Any) -> Change:
+    # A Change per paired node, its fields in order: the slots filled through their descriptors cost
+    # less than the frozen __init__'s object.__setattr__ per field (the same object).
     c = _new_object(Change)
-    _SET_KIND(c, kind)
-    _SET_OLD(c, old)
-    _SET_NEW(c, new)
-    _SET_NATURE(c, nature)
-    _SET_SCORE(c, score)
-    _SET_SIMILARITY(c, similarity)
-    _SET_REASON(c, reason)
-    _SET_EXAMPLES(c, examples)
-    _SET_UNCERTAIN(c, uncertain)
+    for put, v in zip(_CHANGE_SLOTS, values, strict=True):
+        put(c, v)
     return c
 
 
