@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from rapidfuzz import fuzz
 
 from .corrections import Fix, hand_corrected, said_cut
 from .match import Pair, covered, longest_increasing, match, number_labels
-from .model import Document, Example, GlossaryEntry, Rule
+from .model import Document, Example, GlossaryEntry, Rule, slot_filler
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
 from .regroup import regroup
@@ -491,7 +490,7 @@ def _paired(
     inferred: dict[str, tuple[str, float]],
     renames: tuple[Rename, ...] = (),
 ) -> Change:
-    if ra.text == rb.text and _same_examples(ra.examples, rb.examples):
+    if ra.same_text(rb):
         # Most pairs: equal raw text and examples, which _examples pairs in order, all unchanged.
         ex = tuple(ExampleChange("unchanged", e.text, e.text) for e in rb.examples) if rb.examples else ()
         text_nature = nature = None
@@ -523,21 +522,8 @@ def _paired(
     return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
 
 
-_new_object = object.__new__
-_CHANGE_SLOTS = tuple(Change.__dict__[f.name].__set__ for f in fields(Change))
-
-
-def _change(*values: Any) -> Change:
-    # A Change per paired node, its fields in order: the slots filled through their descriptors cost
-    # less than the frozen __init__'s object.__setattr__ per field (the same object).
-    c = _new_object(Change)
-    for put, v in zip(_CHANGE_SLOTS, values, strict=True):
-        put(c, v)
-    return c
-
-
-def _same_examples(a: tuple[Example, ...], b: tuple[Example, ...]) -> bool:
-    return len(a) == len(b) and all(x.text == y.text for x, y in zip(a, b, strict=True))
+# One per paired node: made without the frozen __init__'s cost (model.slot_filler).
+_change = slot_filler(Change)
 
 
 def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:

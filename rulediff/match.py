@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from .model import Coverage, Document, Rule
+from .model import Coverage, Document, Rule, slot_filler
 from .numbering import Level, RuleNumber
 from .text import mask_references, normalize, words
 
@@ -552,19 +552,8 @@ class _Matcher:
         return [_pair(i, j, round(score[i], 4), reason[i], i in uncertain) for i, j in sorted(self.a2b.items())]
 
 
-_new_object = object.__new__
-_SET_OLD, _SET_NEW, _SET_SCORE, _SET_REASON, _SET_UNCERTAIN = (Pair.__dict__[f.name].__set__ for f in fields(Pair))
-
-
-def _pair(old: int, new: int, score: float, reason: str, uncertain: bool) -> Pair:
-    # A Pair per node: its slots filled through their descriptors, half the frozen __init__'s cost.
-    p = _new_object(Pair)
-    _SET_OLD(p, old)
-    _SET_NEW(p, new)
-    _SET_SCORE(p, score)
-    _SET_REASON(p, reason)
-    _SET_UNCERTAIN(p, uncertain)
-    return p
+# One per paired node: made without the frozen __init__'s cost (model.slot_filler).
+_pair = slot_filler(Pair)
 
 
 def _has_other_source(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from datetime import date
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .numbering import Level, Reference, RuleNumber, find_references
 from .text import normalize
@@ -181,6 +181,24 @@ _new_object = object.__new__
     _SET_NOTES,
     _SET_ANCHOR,
 ) = (Rule.__dict__[f.name].__set__ for f in fields(Rule))
+
+
+_T = TypeVar("_T")
+
+
+def slot_filler(cls: type[_T]) -> Callable[..., _T]:
+    """A constructor for the frozen, slotted dataclass ``cls`` taking every field in order. It fills the
+    slots through their descriptors, which costs less than the frozen __init__'s object.__setattr__ per
+    field: for the kinds made once per node of every diff (match.Pair, changes.Change)."""
+    setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))  # type: ignore[arg-type]
+
+    def make(*values: Any) -> _T:
+        obj = _new_object(cls)
+        for put, v in zip(setters, values, strict=True):
+            put(obj, v)
+        return obj
+
+    return make
 
 
 @dataclass(frozen=True, slots=True)
