@@ -136,18 +136,9 @@ def _prepare(doc: Document) -> _Side:
 
 
 def number_labels(doc: Document) -> list[str | None]:
-    """Each node's number as the number map writes it. A number a release prints twice (2024-09-20 has
-    702.175 Offspring and 702.175 Impending) gets "#2" on its second occurrence, so both rules are in
-    the map and neither hides the other; cross-references resolve to the first, as a reader would.
-    Made once per document with the rest of its preparation; the list is shared, not to be mutated."""
+    """Each node's number as the number map writes it, "#2" on a number's second printing (2024-09-20's
+    two 702.175), references resolving to the first. Made once per document; shared, not to be mutated."""
     return _prepared(doc).labels
-
-
-def _covered_all(doc: Document, other: Document) -> list[bool]:
-    """``covered(doc, r)`` for every node of ``other``; a complete source covers everything."""
-    if doc.coverage.complete:
-        return [True] * len(other.rules)
-    return [covered(doc, r) for r in other.rules]
 
 
 def covered(doc: Document, r: Rule) -> bool:
@@ -189,8 +180,9 @@ class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
         self.a = _prepared(old)
         self.b = _prepared(new)
-        self.a_seen_by_b = _covered_all(new, old)
-        self.b_seen_by_a = _covered_all(old, new)
+        # A complete source covers everything: no test per node.
+        self.a_seen_by_b = [True] * len(old.rules) if new.coverage.complete else [covered(new, r) for r in old.rules]
+        self.b_seen_by_a = [True] * len(new.rules) if old.coverage.complete else [covered(old, r) for r in new.rules]
         self.a2b: dict[int, int] = {}
         self.b2a: dict[int, int] = {}
         self.score: dict[int, float] = {}
@@ -331,9 +323,7 @@ class _Matcher:
     def siblings(self) -> None:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
         dozens of repeated sentences in a release), then the most similar."""
-        # Only parents with an unpaired child have work; they go in the order of the full walk (the
-        # pairs made under one parent are the structure bonus of the next), and pairs made on the
-        # way are not walked, as before.
+        # Only parents with an unpaired child have work; in order (one's pairs are the next's bonus).
         parents = sorted({p for p in (self.a.parent[c] for c in self.free_a()) if p in self.a2b})
         for i in parents:
             j = self.a2b[i]
