@@ -161,10 +161,12 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
             )
         )
         prev = (vid, pos, number, text)
+    raw_edges = arc.lineage_edges(lineage)
     edges = [
         {"from": a, "to": b, "version": versions[order[vid]].label if vid in order else None, "kind": kind}
-        for a, b, vid, kind in arc.lineage_edges(lineage)
+        for a, b, vid, kind in raw_edges
     ]
+    ended = _say_edges(arc, lineage, raw_edges, order, links) or ended
     last = order[rows[-1][0]] if rows else -1
     gone = (
         versions[last + 1]
@@ -182,6 +184,41 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
             (s.version, s.number, s.title, whole_text(arc, s.version.id, s.number, s.text, s.examples), follows)
         )
     return History(lineage, query, steps, edges, gone, stretches(whole, links), ended)
+
+
+def _say_edges(
+    arc: Archive, lineage: int, edges: list[tuple[int, int, int, str]], order: dict[int, int], links: dict[int, str]
+) -> str | None:
+    """Splits and merges in words, where the reader meets them (2007-10-01: 210 "merged with 210 Legal
+    Text, 211 Collector Number"; old 500.5 "split: also went to 500.5a, 500.5b"); the text for a
+    lineage that ended by merging into another ("merged into 210 ..."), if it did."""
+
+    def name(lin: int, vid: int, before: bool) -> str:
+        rows = [r for r in arc.lineage_rules(lin) if (order[r[0]] < order[vid] if before else r[0] == vid)]
+        if not rows:
+            return "another rule"
+        row = max(rows, key=lambda r: order[r[0]])
+        return " ".join(x for x in (row[2], row[3]) if x) or "another rule"
+
+    said: dict[int, list[str]] = {}
+    ended = None
+    for kind, is_to in (("merged", True), ("split", False)):
+        for vid in sorted(
+            {v for a, b, v, k in edges if k == kind and (b if is_to else a) == lineage}, key=order.__getitem__
+        ):
+            others = [
+                a if is_to else b for a, b, v, k in edges if k == kind and v == vid and (b if is_to else a) == lineage
+            ]
+            what = "merged with " if is_to else "split: also went to "
+            said.setdefault(vid, []).append(what + ", ".join(name(o, vid, is_to) for o in others))
+    for a, b, vid, kind in edges:
+        if kind == "merged" and a == lineage:
+            ended = f"merged into {name(b, vid, False)}"
+        elif kind == "split" and b == lineage:
+            said.setdefault(vid, []).append(f"split off from {name(a, vid, True)}")
+    for vid, texts in said.items():
+        links[vid] = "; ".join([*([links[vid]] if vid in links else []), *texts])
+    return ended
 
 
 def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: list[str]) -> str:

@@ -4,6 +4,7 @@ shipped seed keyword page, and the corpus-wide title-to-title check."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from rulediff import parse
 from rulediff.changes import Kind, Nature, align
@@ -170,3 +171,31 @@ def test_a_number_printed_twice_keeps_both_rules_in_the_number_map() -> None:
     nmap = align(old, new).number_map
     assert nmap["702.175"] == "702.175"
     assert nmap["702.175#2"] == "702.176"
+
+
+def test_history_tells_the_card_parts_merge_and_the_500_5_split(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from rulediff.cli import main
+
+    def history(case: Path, *queries: str) -> list[str]:
+        src = tmp_path / case.name
+        src.mkdir()
+        for side in ("old", "new"):
+            (src / f"{side}.txt").write_bytes((case / f"{side}.txt").read_bytes())
+        arc = str(tmp_path / f"{case.name}.sqlite")
+        assert CliRunner().invoke(main, ["archive", "add", str(src), "--archive", arc]).exit_code == 0
+        outs = []
+        for q in queries:
+            r = CliRunner().invoke(main, ["history", q, "--archive", arc])
+            assert r.exit_code == 0, r.output
+            outs.append(r.stdout)
+        return outs
+
+    loyalty, merged, legal = history(ALIGN / "card-parts-merge-2007-10", "209", "210", "Legal Text")
+    assert loyalty.startswith("Loyalty\n") and "2007-10-01: 209 first seen" in loyalty  # never "from 1999"
+    assert "[merged with 210 Legal Text, 211 Collector Number]" in merged
+    assert "gone from 2007-10-01 [merged into 210 Information Below the Text Box]" in legal
+    whole, part = history(FIXTURES / "notes" / "split-500.5-2025-11", "500.4", "500.5a")
+    assert "renumbered and edited from 500.5 [split: also went to 500.5a, 500.5b]" in whole
+    assert "500.5a first seen [split off from 500.5]" in part
