@@ -145,7 +145,8 @@ def test_a_renamed_title_needs_fewer_rules() -> None:
     body = (
         "702. Keyword Abilities\n\n702.1. Most abilities describe exactly what they do.\n\n702.89. {t}\n\n"
         "702.89a {t} is a static ability that appears on some Auras.\n\n702.90. Reach\n\n"
-        "702.90a Reach is an evasion ability.\n\nGlossary\n\nCredits\n"
+        '702.90a Reach is an evasion ability.\n\nGlossary\n\n{t}\nA keyword ability. See rule 702.89, "{t}."\n\n'
+        'Reach\nA keyword ability. See rule 702.90, "Reach."\n\nCredits\n'
     )
     old = parse_bytes((head.format("April 12, 2024") + body.format(t="Totem Armor")).encode(), "a.txt")
     new = parse_bytes((head.format("June 7, 2024") + body.format(t="Umbra Armor")).encode(), "b.txt")
@@ -154,6 +155,10 @@ def test_a_renamed_title_needs_fewer_rules() -> None:
     assert [(r.old.casefold(), r.new.casefold()) for r in al.renames] == [("totem armor", "umbra armor")]
     links = _links(old, new)
     assert links["702.89"] == ("702.89", Kind.EDITED, Nature.RENAMED)
+    # The glossary term renamed with it is the rename too, not an edit of its own.
+    term = next(g for g in al.glossary if g.old is not None and g.old.term == "Totem Armor")
+    assert term.new is not None and term.new.term == "Umbra Armor"
+    assert (term.kind, term.nature) == (Kind.EDITED, Nature.RENAMED)
 
 
 def test_substitute_keeps_case_endings_articles_and_other_words() -> None:
