@@ -92,10 +92,11 @@ def _prepare(doc: Document) -> _Side:
     rules = doc.rules
     level = [_UNNUMBERED if r.number is None else int(r.number.level) for r in rules]
     masked = [mask_references(r.norm) for r in rules]
+    rule_level = int(Level.RULE)
     key = [
-        f"{level[i] if level[i] != _UNNUMBERED else int(Level.RULE)}\x1f{masked[i]}\x1f"
-        + "\x1e".join(mask_references(e.norm) for e in r.examples)
-        for i, r in enumerate(rules)
+        f"{lv if lv != _UNNUMBERED else rule_level}\x1f{m}\x1f"
+        + ("\x1e".join([mask_references(e.norm) for e in r.examples]) if r.examples else "")
+        for lv, m, r in zip(level, masked, rules, strict=True)
     ]
     title = [_title_key(r.title) for r in rules]
     pos: dict[str, int] = {}

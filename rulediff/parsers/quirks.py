@@ -212,8 +212,12 @@ def apply(lines: list[str], source: str) -> tuple[list[str], list[ParseWarning]]
     """Run every line fix whose marker line occurs in ``lines``; each fix it makes is reported as a
     warning on its line. ``lines`` is not modified (a fixed copy is returned)."""
     markers = {q.marker: q for q in LINE_FIXES}
-    heads = {m[:12] for m in markers if m}
     warnings: list[ParseWarning] = []
+    joined = "\n".join(lines)
+    if not any(m and m in joined for m in markers):
+        # A marker line is in the text only if the marker is: one C-speed search each, most releases.
+        return lines, warnings
+    heads = {m[:12] for m in markers if m}
     fixed = lines
     for k, ln in enumerate(lines):
         # A first-characters check keeps the full strip and lookup off almost every line.
