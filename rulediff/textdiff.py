@@ -51,17 +51,15 @@ def _engine() -> diff_match_patch:
     return dmp
 
 
-def _encode(a: str, b: str) -> tuple[str, str, dict[str, str]]:
+def _encode(a: str, b: str) -> tuple[str, str, list[str], list[str]]:
     """Map every distinct token to one private character, diff-match-patch's lines-to-chars trick
-    applied to words; also the way back (character -> token). Tokens are numbered in order of first
-    appearance, old text first; the loops run in C (dict.fromkeys, map), not per token in Python."""
+    applied to words; also the two token lists (the way back). Tokens are numbered in order of first
+    appearance, old text first; the loops run in C (dict.fromkeys, zip, map), not per token in Python."""
     ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
     distinct = dict.fromkeys(ta)
     distinct.update(dict.fromkeys(tb))
-    chars = _alphabet(len(distinct))
-    table = dict(zip(distinct, chars, strict=False))
-    back = dict(zip(chars, distinct, strict=False))
-    return "".join(map(table.__getitem__, ta)), "".join(map(table.__getitem__, tb)), back
+    table = dict(zip(distinct, _alphabet(len(distinct)), strict=False))
+    return "".join(map(table.__getitem__, ta)), "".join(map(table.__getitem__, tb)), ta, tb
 
 
 # The private-use characters tokens are written as: the BMP's 6,400 first, then plane 15's.
@@ -78,21 +76,19 @@ def _alphabet(n: int) -> str:
 _OPS = {"=": Op.EQUAL, "-": Op.DELETE, "+": Op.INSERT}
 
 
-def _python_diff(a: str, b: str) -> list[tuple[Op, str]]:
-    """diff-match-patch's diff with semantic cleanup and no deadline, as the Python library computes it."""
+def _python_diff(a: str, b: str) -> list[tuple[Op, int]]:
+    """diff-match-patch's diff with semantic cleanup and no deadline, as the Python library computes it:
+    (operation, number of characters) in order."""
     dmp = _engine()
     diffs = dmp.diff_main(a, b, False)
     dmp.diff_cleanupSemantic(diffs)
-    return [(Op(op), chars) for op, chars in diffs]
+    return [(Op(op), len(chars)) for op, chars in diffs]
 
 
-def _fast_diff(a: str, b: str) -> list[tuple[Op, str]]:
+def _fast_diff(a: str, b: str) -> list[tuple[Op, int]]:
     """The same diff from the C++ port (timelimit 0: no deadline, as Diff_Timeout = 0)."""
     assert _fast is not None
-    return [
-        (_OPS[op], chars)
-        for op, chars in _fast.diff(a, b, timelimit=0, checklines=False, cleanup="Semantic", counts_only=False)
-    ]
+    return [(_OPS[op], n) for op, n in _fast.diff(a, b, timelimit=0, checklines=False, cleanup="Semantic")]
 
 
 _diff = _python_diff if _fast is None else _fast_diff
@@ -104,8 +100,19 @@ def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
     rule's history page, and the diff is most of the cost of either."""
     if not old or not new:  # an added or removed rule: what diff-match-patch answers, without encoding
         return (Piece(Op.INSERT, new),) if new else (Piece(Op.DELETE, old),) if old else ()
-    ea, eb, back = _encode(old, new)
-    return tuple(Piece(op, "".join(map(back.__getitem__, chars))) for op, chars in _diff(ea, eb))
+    ea, eb, ta, tb = _encode(old, new)
+    out = []
+    i = j = 0  # one character per token: a run of n characters is n tokens of the side it reads
+    for op, n in _diff(ea, eb):
+        if op == Op.INSERT:
+            out.append(Piece(op, "".join(tb[j : j + n])))
+            j += n
+        else:
+            out.append(Piece(op, "".join(ta[i : i + n])))
+            i += n
+            if op == Op.EQUAL:
+                j += n
+    return tuple(out)
 
 
 def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:
