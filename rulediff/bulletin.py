@@ -3,10 +3,10 @@ read the one view-model of notes.py. ``--link-base`` links rule numbers into a s
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from . import jsontext
 from .changes import Alignment
 from .marked import Passage, Run
 from .notes import NOTES_SCHEMA, Brief, Entry, GlossaryNote, Notes, build_notes
@@ -174,4 +174,4 @@ def notes_dict(al: Alignment) -> dict[str, Any]:
 
 
 def to_notes_json(al: Alignment) -> str:
-    return json.dumps(notes_dict(al), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return jsontext.dumps(notes_dict(al)) + "\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import cli_archive, cli_corrections, cli_identify
+from . import cli_archive, cli_corrections, cli_identify, jsontext
 from .cli_base import _guard, archive_option, archive_path, main
 from .errors import RulediffError
 from .output import check_target, write_atomic
@@ -37,7 +36,7 @@ def parse(file: str, fmt: str | None, as_json: bool) -> None:
     """
     doc = parse_file(file, fmt, lint=True)
     if as_json:
-        click.echo(json.dumps(doc.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+        click.echo(jsontext.dumps(doc.as_dict()))
         return
     v = doc.version
     c = doc.counts()

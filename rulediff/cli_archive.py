@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from . import jsontext
 from .cli_base import _guard, archive_option, archive_path, main, progress_bar
 from .errors import ArchiveError
 
@@ -210,7 +211,7 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         mentions = arc.search(query, limit=50) if term is not None and fmt == "text" else []
     if term is not None:
         if fmt == "json":
-            click.echo(json.dumps(term.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+            click.echo(jsontext.dumps(term.as_dict()))
         elif fmt == "html":
             click.echo(environment().get_template("history_cli.html.j2").render(h=term), nl=False)
         else:
@@ -228,7 +229,7 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         return
     assert h is not None
     if fmt == "json":
-        click.echo(json.dumps(h.as_dict(), ensure_ascii=False, indent=1, sort_keys=True))
+        click.echo(jsontext.dumps(h.as_dict()))
         return
     if fmt == "html":
         click.echo(environment().get_template("history_cli.html.j2").render(h=h), nl=False)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from . import jsontext
 from .cli_base import _guard, archive_option, archive_path, main
 from .errors import ArchiveError
 from .parsers import FORMATS, parse_file
@@ -57,7 +57,7 @@ def identify_command(file: str, fmt: str, top: int, parser: str | None) -> None:
     with Archive.open(path, create=False) as arc:
         ident = identify(arc, doc, file)
     if fmt == "json":
-        click.echo(json.dumps(ident.as_dict(top), ensure_ascii=False, indent=1, sort_keys=True))
+        click.echo(jsontext.dumps(ident.as_dict(top)))
         return
     _print(ident, top)
 

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import jsontext
 from .bulletin import Links
 from .bulletin import to_markdown as bulletin_markdown
 from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown
@@ -173,4 +173,4 @@ def _sort_key(number: str) -> tuple[Any, ...]:
 
 
 def to_json(al: Alignment) -> str:
-    return json.dumps(to_dict(al), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return jsontext.dumps(to_dict(al)) + "\n"

@@ -1,0 +1,95 @@
+"""rulediff.jsontext writes exactly what json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True) writes."""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import IntEnum, StrEnum
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulediff.jsontext import dumps
+
+
+def _library(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()
+    | st.sampled_from(["", "\n", "\u2014", '"', "\\", "\x00", "\x7f", "\u2028", "\U000f0000", "\ud800"])
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(values)
+def test_same_text_as_the_library(obj: Any) -> None:
+    assert dumps(obj) == _library(obj)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False), scalars, max_size=5))
+def test_keys_that_are_not_strings_are_written_as_the_library_writes_them(obj: dict[Any, Any]) -> None:
+    try:
+        want = _library(obj)
+    except TypeError:  # keys of types that do not sort together
+        with pytest.raises(TypeError):
+            dumps(obj)
+        return
+    assert dumps(obj) == want
+
+
+class Colour(StrEnum):
+    RED = "red"
+
+
+class Level(IntEnum):
+    TWO = 2
+
+
+def test_subclasses_deep_nesting_and_what_the_library_refuses() -> None:
+    deep: Any = 1
+    for _ in range(80):  # deeper than the fast path's table of indents
+        deep = [deep, {"k": deep}] if _ % 20 == 0 else [deep]
+    for obj in [
+        {"kind": Colour.RED, "op": Level.TWO, "x": [Colour.RED, Level.TWO, True, 1.5, math.inf]},
+        {Colour.RED: 1},
+        deep,
+        {},
+        [],
+        "",
+    ]:
+        assert dumps(obj) == _library(obj)
+    circular: list[Any] = []
+    circular.append(circular)
+    with pytest.raises(ValueError, match="Circular reference"):
+        dumps(circular)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        dumps({"a": {1, 2}})
+
+
+def test_a_diff_document_is_the_same_text(tmp_path: Any) -> None:
+    from rulediff import align, parse
+    from rulediff.report import to_dict
+
+    from .conftest import CORPUS
+
+    al = align(parse(str(CORPUS / "003_8b50984e948ebee1.txt")), parse(str(CORPUS / "001_6371d5d2d2027b19.txt")))
+    d = to_dict(al)
+    assert dumps(d) == _library(d)
