@@ -9,8 +9,9 @@ import os
 import re
 import sqlite3
 import zlib
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,14 @@ from ..manifest import Entry
 from ..model import Document
 from ..parsers import parse_bytes, read_input
 from .base import environment_error
-from .codec import document_extra, rule_row, senses_json
+from .codec import Encoded, document_extra, rule_row, senses_json
 from .correcting import CorrectingArchive
 from .ingest import read_and_parse
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
+
+# Files parsed ahead of the one being stored: enough to keep the worker busy, few enough to keep memory flat.
+PARSE_AHEAD = 2
 
 _RERELEASE = re.compile(r" \(re-release \d+\)")
 
@@ -169,15 +173,22 @@ class Archive(CorrectingArchive):
         on_added: Callable[[Entry, AddResult], None] | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> list[AddResult]:
-        """Archive several files, each in its own transaction. Files are read and parsed one step ahead
+        """Archive several files, each in its own transaction. Files are read and parsed a few steps ahead
         in a worker process, so parsing overlaps aligning and storing on a two-core machine."""
         out: list[AddResult] = []
         known = {sha for (sha,) in self.db.execute("SELECT sha256 FROM versions")}
         pool = ProcessPoolExecutor(max_workers=1)
         try:
-            futures = [pool.submit(read_and_parse, str(e.path), e.format, known) for e in items]
-            for entry, fut in zip(items, futures, strict=True):
-                data, doc, ahead = fut.result()
+            # A few files ahead, not all: a finished result (bytes, Document, alignment) waits in this process
+            # until it is stored, so a worker faster than the storing would pile up whole releases here.
+            futures: deque[Future[tuple[bytes, Document | None, tuple[str, Encoded] | None]]] = deque(
+                pool.submit(read_and_parse, str(e.path), e.format, known) for e in items[:PARSE_AHEAD]
+            )
+            for k, entry in enumerate(items):
+                data, doc, ahead = futures.popleft().result()
+                if k + PARSE_AHEAD < len(items):
+                    nxt = items[k + PARSE_AHEAD]
+                    futures.append(pool.submit(read_and_parse, str(nxt.path), nxt.format, known))
                 got = hashlib.sha256(data).hexdigest()
                 if entry.sha256 is not None and got != entry.sha256:
                     raise ArchiveError(

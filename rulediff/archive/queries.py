@@ -106,15 +106,12 @@ class QueryingArchive(AligningArchive):
             for vid, pos, term, text in self.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
-    def search_rows(self) -> list[tuple[int, int, str | None, int, str]]:
-        """(body id, version id, number, lineage, searchable text) of every archived rule."""
-        return [
-            (b, v, n, lin, s)
-            for b, v, n, lin, s in self.db.execute(
-                "SELECT r.body_id, r.version_id, r.number, r.lineage, b.search FROM rules r"
-                " JOIN bodies b ON b.id = r.body_id"
-            )
-        ]
+    def search_rows(self) -> Iterator[tuple[int, int, str | None, int, str]]:
+        """(body id, version id, number, lineage, searchable text) of every archived rule, streamed; each
+        distinct text is read once (most rules repeat unchanged across releases)."""
+        texts = dict(self.db.execute("SELECT id, search FROM bodies").fetchall())
+        for b, v, n, lin in self.db.execute("SELECT body_id, version_id, number, lineage FROM rules"):
+            yield b, v, n, lin, texts[b]
 
     def edits(self, engine: str) -> dict[str, Edit]:
         """The edits (nature and word diff, by ``timeline.edit_key``) stored by ``engine``."""
