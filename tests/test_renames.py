@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from rulediff import parse
 from rulediff.changes import Kind, Nature, Shown, align, shown_as
 from rulediff.model import Document
@@ -213,3 +216,19 @@ def test_renames_across_every_consecutive_pair() -> None:
     assert found == EXPECTED
     assert counts[("2010-10-01", "2011-02-04", "EDH", "Commander")] >= 15
     assert counts[("2024-04-12", "2024-06-07", "tribal", "kindred")] >= 6
+
+
+_WORDS = st.sampled_from(["a", "an", "EDH", "general", "generals", "generally", "General", "game", "deck", "in", "."])
+
+
+@given(st.lists(_WORDS, max_size=12))
+def test_substitute_leaves_no_old_word_and_touches_nothing_else(words: list[str]) -> None:
+    r = (Rename("EDH", "Commander", (("EDH", "Commander"),)),)
+    text = " ".join(words)
+    got = substitute(text, r)
+    assert "EDH" not in got.split()
+    assert got.count("Commander") == words.count("EDH")
+    if "EDH" not in words:
+        assert got == text
+    # Only the renamed word and the article before it change: as many words as before.
+    assert len(got.split()) == len(words)
