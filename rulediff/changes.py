@@ -570,12 +570,10 @@ def _glossary(
         best = max(((fuzz.ratio(g.norm, h.norm), k) for k, h in enumerate(free_b)), default=(0.0, -1))
         if best[0] >= 80:
             h = free_b.pop(best[1])
-            n = nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
             # A term renamed by a rename of the release ("Tribal" -> "Kindred") is no edit of its own.
             named = bool(renames) and key(substitute(g.term, renames)) == key(h.term)
-            n = n or (Nature.RENAMED if named else Nature.SUBSTANTIVE)
-            if n == Nature.RENAMED and not named:
-                n = Nature.SUBSTANTIVE
+            n = nature_of(g.text, h.text, g.norm, h.norm, nmap, renames) or Nature.RENAMED
+            n = n if named or n != Nature.RENAMED else Nature.SUBSTANTIVE
             out.append(
                 GlossaryChange(Kind.EDITED, g, h, n, f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}")
             )
