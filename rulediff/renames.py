@@ -243,17 +243,17 @@ def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
 def _same_number_titles(old: Document, new: Document, a2b: dict[int, int], taken: set[int]) -> list[tuple[int, int]]:
     """Unpaired titled rules that kept their number: "702.89. Totem Armor" -> "702.89. Umbra Armor".
     Their titles are evidence of a rename (the matcher could not pair them because of it)."""
-    by_number = {
-        str(r.number): j for j, r in enumerate(new.rules) if r.title and r.number is not None and j not in taken
-    }
+    # Unpaired positions first: a few per pair, where walking every rule with its number would cost more.
+    lone = {str(old.rules[i].number): i for i in range(len(old.rules)) if i not in a2b and old.rules[i].title}
     out = []
-    for i, r in enumerate(old.rules):
-        if i in a2b or not r.title or r.number is None:
+    for j in range(len(new.rules)):
+        rb = new.rules[j]
+        if j in taken or not rb.title or rb.number is None:
             continue
-        j = by_number.get(str(r.number))
-        if j is not None and new.rules[j].title != r.title:
+        i = lone.get(str(rb.number))
+        if i is not None and old.rules[i].number is not None and old.rules[i].title != rb.title:
             out.append((i, j))
-    return out
+    return sorted(out)
 
 
 def _widen(r: Rename, old_texts: str, new_texts: str) -> Rename:
