@@ -138,7 +138,11 @@ class AligningArchive(CorrectionsBase):
         return changes_from_blob(row[0]) if row is not None else None
 
     def summaries(self) -> dict[tuple[int, int], dict[str, int]]:
-        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+        out = {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+        for a, b in out:
+            if self.corrections(a, b):  # counted as its diff page shows it, corrections applied
+                out[(a, b)] = self.alignment(f"#{a}", f"#{b}").summary()
+        return out
 
     def bridges(self) -> list[tuple[int, int]]:
         """Pairs of partial dumps that cover the same rules with other versions between them."""
