@@ -7,17 +7,17 @@ number twice), so every map here is position -> position.
 
 from __future__ import annotations
 
-import re
-from collections import Counter, OrderedDict, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
 from .model import Coverage, Document, Rule, slot_filler
 from .numbering import Level, RuleNumber
-from .text import mask_references, normalize, words
+from .sides import UNNUMBERED as _UNNUMBERED
+from .sides import Side, prepared, title_key
+from .text import words
 
 # Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
 # structure vouches for the pair (same parent mapping and same number, or the only candidate left).
@@ -30,7 +30,6 @@ LOOSE_CUTOFF = 62.0
 TITLE_CUTOFF = 85.0
 # Two nodes that each lie outside what the other source covers pair only on near-identical text.
 OUTSIDE_CUTOFF = 90.0
-_UNNUMBERED = 4
 # Share of its meaning (see ``_Matcher.evidence``) a node must have taken to a differently named one.
 EVIDENCE = 0.5
 # Below this share such a link is kept but marked uncertain.
@@ -51,95 +50,10 @@ class Pair:
     uncertain: bool = False
 
 
-@dataclass(slots=True)
-class _Side:
-    doc: Document
-    rules: Sequence[Rule]
-    level: list[int]
-    key: list[str]  # exact comparison key: masked text + masked examples
-    body: list[str]  # masked text for similarity (a headed rule's body includes its children)
-    title: list[str]
-    parent: list[int]  # position of the parent node, -1 for none
-    children: list[list[int]] = field(default_factory=list)
-    weight: list[int] = field(default_factory=list)  # words of the node's own masked text
-    title_count: Counter[str] = field(default_factory=Counter)  # numbered titles, every level
-    labels: list[str | None] = field(default_factory=list)  # see ``number_labels``; shared, do not mutate
-
-    def descendants(self, i: int) -> list[int]:
-        out: list[int] = []
-        stack = list(self.children[i])
-        while stack:
-            c = stack.pop()
-            out.append(c)
-            stack.extend(self.children[c])
-        return out
-
-
-def _title_key(t: str | None) -> str:
-    # Through normalize: "The _Magic_ Golden Rules" and "The Magic Golden Rules" are one title.
-    if not t:
-        return ""  # most nodes have no title
-    return re.sub(r"[\W_]+", " ", normalize(t).casefold()).strip()
-
-
-@lru_cache(maxsize=1 << 15)
-def _word_count(text: str) -> int:
-    # Both sides of a diff (and consecutive releases) share most texts: count each once.
-    return len(words(text))
-
-
-def _prepare(doc: Document) -> _Side:
-    rules = doc.rules
-    level = [_UNNUMBERED if r.number is None else int(r.number.level) for r in rules]
-    masked = [mask_references(r.norm) for r in rules]
-    rule_level = int(Level.RULE)
-    key = [
-        f"{lv if lv != _UNNUMBERED else rule_level}\x1f{m}\x1f"
-        + ("\x1e".join([mask_references(e.norm) for e in r.examples]) if r.examples else "")
-        for lv, m, r in zip(level, masked, rules, strict=True)
-    ]
-    title = [_title_key(r.title) for r in rules]
-    pos: dict[str, int] = {}
-    parent = [-1] * len(rules)
-    children: list[list[int]] = [[] for _ in rules]
-    labels: list[str | None] = [None] * len(rules)
-    printed: Counter[str] = Counter()
-    for i, r in enumerate(rules):
-        n = r.number
-        if n is None:
-            continue
-        s = str(n)
-        printed[s] += 1
-        labels[i] = s if printed[s] == 1 else f"{s}#{printed[s]}"
-        # The nearest ancestor already seen, by the keys of the number's ancestors (nearest first),
-        # spelled from its parts: no RuleNumber is made or hashed per node.
-        if n.letters:
-            up: tuple[str, ...] = (f"{n.heading}.{n.rule}", str(n.heading), str(n.section))
-        elif n.rule is not None:
-            up = (str(n.heading), str(n.section))
-        elif n.heading is not None:
-            up = (str(n.section),)
-        else:
-            up = ()
-        p = next((pos[k] for k in up if k in pos), -1)
-        if p >= 0:
-            parent[i] = p
-            children[p].append(i)
-        pos.setdefault(s, i)
-    body = list(masked)
-    for i, r in enumerate(rules):
-        # A headed rule's own text is only its title; its substance is its children.
-        if r.title and children[i] and level[i] == int(Level.RULE):
-            body[i] = masked[i] + " " + " ".join(masked[c] for c in children[i])
-    weight = [_word_count(m) for m in masked]
-    title_count = Counter(t for t, r in zip(title, rules, strict=True) if t and r.number is not None)
-    return _Side(doc, rules, level, key, body, title, parent, children, weight, title_count, labels)
-
-
 def number_labels(doc: Document) -> list[str | None]:
     """Each node's number as the number map writes it, "#2" on a number's second printing (2024-09-20's
     two 702.175), references resolving to the first. Made once per document; shared, not to be mutated."""
-    return _prepared(doc).labels
+    return prepared(doc).labels
 
 
 def covered(doc: Document, r: Rule) -> bool:
@@ -160,32 +74,18 @@ def covers(coverage: Coverage, number: RuleNumber | None, title: str | None, cat
 _KEYWORD_HOME = {"keyword ability": RuleNumber(7, 702), "keyword action": RuleNumber(7, 701)}
 
 
-_CACHE: OrderedDict[int, tuple[Document, _Side]] = OrderedDict()
-
-
-def _prepared(doc: Document) -> _Side:
-    """``_prepare`` with a small cache: walking a series of releases aligns each one twice (as the
-    newer and then as the older), and documents are immutable."""
-    hit = _CACHE.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        _CACHE.move_to_end(id(doc))
-        return hit[1]
-    side = _prepare(doc)
-    _CACHE[id(doc)] = (doc, side)
-    while len(_CACHE) > 4:
-        _CACHE.popitem(last=False)
-    return side
-
-
 class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
-        self.a = _prepared(old)
-        self.b = _prepared(new)
+        self.a = prepared(old)
+        self.b = prepared(new)
         # A complete source covers everything: no test per node.
         self.a_seen_by_b = [True] * len(old.rules) if new.coverage.complete else [covered(new, r) for r in old.rules]
         self.b_seen_by_a = [True] * len(new.rules) if old.coverage.complete else [covered(old, r) for r in new.rules]
         self.a2b: dict[int, int] = {}
         self.b2a: dict[int, int] = {}
+        # The unpaired positions, kept as pairs are made and undone: after the first pass they are few.
+        self.open_a: set[int] = set(range(len(old.rules)))
+        self.open_b: set[int] = set(range(len(new.rules)))
         self.score: dict[int, float] = {}
         self.reason: dict[int, str] = {}
         # Pairs the evidence gate turned down: no later pass may make them again.
@@ -199,6 +99,8 @@ class _Matcher:
             return False
         self.a2b[i] = j
         self.b2a[j] = i
+        self.open_a.discard(i)
+        self.open_b.discard(j)
         self.score[i] = score
         self.reason[i] = reason
         return True
@@ -207,15 +109,17 @@ class _Matcher:
         j = self.a2b.pop(i)
         self.uncertain.discard(i)
         del self.b2a[j]
+        self.open_a.add(i)
+        self.open_b.add(j)
         del self.score[i]
         del self.reason[i]
         self.rejected.add((i, j))
 
     def free_a(self) -> list[int]:
-        return [i for i in range(len(self.a.rules)) if i not in self.a2b]
+        return sorted(self.open_a)
 
     def free_b(self) -> list[int]:
-        return [j for j in range(len(self.b.rules)) if j not in self.b2a]
+        return sorted(self.open_b)
 
     def compatible(self, i: int, j: int) -> bool:
         la, lb = self.a.level[i], self.b.level[j]
@@ -225,38 +129,57 @@ class _Matcher:
 
     # -- passes ---------------------------------------------------------------------------------
 
-    def exact_unique(self) -> None:
-        """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
-        fa, fb = self.free_a(), self.free_b()
-        key_a, key_b = self.a.key, self.b.key
-        ca = Counter([key_a[i] for i in fa])
-        cb = Counter([key_b[j] for j in fb])
-        where_b = {key_b[j]: j for j in fb if cb[key_b[j]] == 1}
-        # Most nodes of a real pair pair here: ``pair`` written out, without a call per node.
-        a2b, b2a, score, reason, rejected = self.a2b, self.b2a, self.score, self.reason, self.rejected
-        for i in fa:
-            k = key_a[i]
-            if ca[k] == 1 and k in where_b:
-                j = where_b[k]
-                if (i, j) not in rejected:
+    def same_content(self) -> None:
+        """Nodes whose level, raw text and examples occur once in each document pair first: equal raw text
+        is equal comparison text, so these are exactly the pairs ``exact_unique`` would make of them, found
+        without normalising or masking anything -- most nodes of every real pair, whose comparison forms
+        are then never worked out."""
+        raw_a, raw_b = self.a.raw, self.b.raw
+        ca = Counter(raw_a)
+        cb = Counter(raw_b)
+        where_b = {k: j for j, k in enumerate(raw_b) if cb[k] == 1}
+        a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
+        for i, k in enumerate(raw_a):
+            if ca[k] == 1:
+                j = where_b.get(k)
+                if j is not None:
                     a2b[i] = j
                     b2a[j] = i
                     score[i] = 1.0
                     reason[i] = "same text"
+        self.open_a.difference_update(a2b)
+        self.open_b.difference_update(b2a)
+
+    def exact_unique(self) -> None:
+        """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
+        fa, fb = self.free_a(), self.free_b()
+        key_a, key_b = self.a.key, self.b.key
+        ka = [key_a(i) for i in fa]
+        kb = [key_b(j) for j in fb]
+        ca = Counter(ka)
+        cb = Counter(kb)
+        where_b = {k: j for j, k in zip(fb, kb, strict=True) if cb[k] == 1}
+        rejected = self.rejected
+        for i, k in zip(fa, ka, strict=True):
+            if ca[k] == 1 and k in where_b:
+                j = where_b[k]
+                if (i, j) not in rejected:
+                    self.pair(i, j, 1.0, "same text")
 
     def titles(self) -> None:
         """Headed rules, headings and sections pair by a title that is unique on both sides."""
+        ta, tb = self.a.title, self.b.title
         for levels in ((int(Level.SECTION),), (int(Level.HEADING),), (int(Level.RULE), _UNNUMBERED)):
-            fa = [i for i in self.free_a() if self.a.title[i] and self.a.level[i] in levels]
-            fb = [j for j in self.free_b() if self.b.title[j] and self.b.level[j] in levels]
-            ca = Counter(self.a.title[i] for i in fa)
-            cb = Counter(self.b.title[j] for j in fb)
-            where_b = {self.b.title[j]: j for j in fb if cb[self.b.title[j]] == 1}
+            fa = [i for i in self.free_a() if self.a.level[i] in levels and ta(i)]
+            fb = [j for j in self.free_b() if self.b.level[j] in levels and tb(j)]
+            ca = Counter(ta(i) for i in fa)
+            cb = Counter(tb(j) for j in fb)
+            where_b = {tb(j): j for j in fb if cb[tb(j)] == 1}
             for i in fa:
-                t = self.a.title[i]
+                t = ta(i)
                 if ca[t] == 1 and t in where_b:
                     j = where_b[t]
-                    sim = fuzz.ratio(self.a.body[i], self.b.body[j]) / 100
+                    sim = fuzz.ratio(self.a.body(i), self.b.body(j)) / 100
                     self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
 
     def titles_across_levels(self) -> None:
@@ -264,14 +187,16 @@ class _Matcher:
         became 301 Artifacts, 217.2 Library 401 Library): a numbered title that occurs once in each
         whole document pairs whatever the levels; the children then follow by ``siblings``."""
         levels = (int(Level.SECTION), int(Level.HEADING), int(Level.RULE), int(Level.SUBRULE))
-        where_b = {
-            self.b.title[j]: j
-            for j in self.free_b()
-            if self.b.title[j] and self.b.level[j] in levels and self.b.title_count[self.b.title[j]] == 1
-        }
-        for i in self.free_a():
-            t = self.a.title[i]
-            if not t or self.a.level[i] not in levels or self.a.title_count[t] != 1 or t not in where_b:
+        ta, tb = self.a.title, self.b.title
+        titled_b = [j for j in self.free_b() if self.b.level[j] in levels and tb(j)]
+        titled_a = [i for i in self.free_a() if self.a.level[i] in levels and ta(i)]
+        if not titled_a or not titled_b:
+            return  # the whole documents' titles are counted only when there is something to pair
+        count_a, count_b = self.a.title_count, self.b.title_count
+        where_b = {tb(j): j for j in titled_b if count_b[tb(j)] == 1}
+        for i in titled_a:
+            t = ta(i)
+            if count_a[t] != 1 or t not in where_b:
                 continue
             j = where_b[t]
             if j in self.b2a:
@@ -301,8 +226,8 @@ class _Matcher:
                 j, n = votes.most_common(1)[0]
                 if j in self.b2a or not self.compatible(i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
                     continue
-                sim = fuzz.ratio(self.a.key[i], self.b.key[j]) / 100
-                ta, tb = self.a.title[i], self.b.title[j]
+                sim = fuzz.ratio(self.a.key(i), self.b.key(j)) / 100
+                ta, tb = self.a.title(i), self.b.title(j)
                 weak = n * 2 < len(kids) and (n < 2 or (ta and tb and ta != tb))
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
@@ -317,7 +242,7 @@ class _Matcher:
         an unpaired node under the counterpart of their parent is like them (2009-07: 204.1 "The type
         line is printed ..." came from 205.1, not from 212.1 General, whose subrules moved under it).
         Read from either side, so both orientations agree."""
-        if self.a.title[i]:
+        if self.a.title(i):
             return _has_other_source(self.b, j, self.a, self.b2a, self.a2b, i)
         return _has_other_source(self.a, i, self.b, self.a2b, self.b2a, j)
 
@@ -325,7 +250,7 @@ class _Matcher:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
         dozens of repeated sentences in a release), then the most similar."""
         # Only parents with an unpaired child have work; in order (one's pairs are the next's bonus).
-        parents = sorted({p for p in (self.a.parent[c] for c in self.free_a()) if p in self.a2b})
+        parents = sorted({p for p in (self.a.parent[c] for c in self.open_a) if p in self.a2b})
         for i in parents:
             j = self.a2b[i]
             ka = [c for c in self.a.children[i] if c not in self.a2b]
@@ -341,10 +266,10 @@ class _Matcher:
     def _pair_in_order(self, ka: list[int], kb: list[int], reason: str) -> None:
         by_key: dict[str, list[int]] = defaultdict(list)
         for j in kb:
-            by_key[self.b.key[j]].append(j)
+            by_key[self.b.key(j)].append(j)
         seen: Counter[str] = Counter()
         for i in ka:
-            k = self.a.key[i]
+            k = self.a.key(i)
             cands = by_key.get(k)
             if cands and seen[k] < len(cands):
                 j = cands[seen[k]]
@@ -359,9 +284,9 @@ class _Matcher:
         ga: dict[str, list[int]] = defaultdict(list)
         gb: dict[str, list[int]] = defaultdict(list)
         for i in fa:
-            ga[self.a.key[i]].append(i)
+            ga[self.a.key(i)].append(i)
         for j in fb:
-            gb[self.b.key[j]].append(j)
+            gb[self.b.key(j)].append(j)
         for k, ia in ga.items():
             jb = gb.get(k)
             if not jb:
@@ -377,7 +302,7 @@ class _Matcher:
 
     def similarity(self) -> None:
         """Everything left, by level: similarity with a cut-off, greedy one-to-one."""
-        levels = sorted({self.a.level[i] for i in self.free_a()})
+        levels = sorted({self.a.level[i] for i in self.open_a})
         for lv in levels:
             fa = [i for i in self.free_a() if self.a.level[i] == lv]
             if lv == _UNNUMBERED:
@@ -391,8 +316,8 @@ class _Matcher:
                 self._similar(fa, fb, cutoff, "similar text", bonus_same_number=False)
 
     def _similar(self, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
-        qa = [self.a.body[i] for i in fa]
-        qb = [self.b.body[j] for j in fb]
+        qa = [self.a.body(i) for i in fa]
+        qb = [self.b.body(j) for j in fb]
         cands: list[tuple[float, float, int, int]] = []
         for x, i in enumerate(fa):
             # One C-speed scan per row; rows are few (what the exact passes left over).
@@ -441,24 +366,28 @@ class _Matcher:
         da, db = self.a.descendants(i), self.b.descendants(j)
         if da and db:
             sa, sb = set(da), set(db)
-            wa = sum(self.a.weight[d] for d in da) or 1
-            wb = sum(self.b.weight[d] for d in db) or 1
-            fa = sum(self.a.weight[d] for d in da if self.a2b.get(d, -1) in sb)
-            fb = sum(self.b.weight[d] for d in db if self.b2a.get(d, -1) in sa)
+            wa_, wb_ = self.a.weight, self.b.weight
+            wa = sum(wa_(d) for d in da) or 1
+            wb = sum(wb_(d) for d in db) or 1
+            fa = sum(wa_(d) for d in da if self.a2b.get(d, -1) in sb)
+            fb = sum(wb_(d) for d in db if self.b2a.get(d, -1) in sa)
             return min(fa / wa, fb / wb)
-        ba, bb = Counter(words(self.a.body[i])), Counter(words(self.b.body[j]))
+        ba, bb = Counter(words(self.a.body(i))), Counter(words(self.b.body(j)))
         common = sum((ba & bb).values())
         return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
 
     def text_names_other(self, i: int, j: int) -> bool:
         """The texts name the other's keyword and not their own: a page heading that disagrees with its
         paragraph (the 2017 keyword page's "Impulse" defines Surge). The content decides then."""
-        ta, tb = self.a.title[i], self.b.title[j]
-        text_a, text_b = _title_key(self.a.body[i]), _title_key(self.b.body[j])
+        ta, tb = self.a.title(i), self.b.title(j)
+        text_a, text_b = title_key(self.a.body(i)), title_key(self.b.body(j))
         return (tb in text_a and ta not in text_a) or (ta in text_b and tb not in text_b)
 
     def names_differ(self, i: int, j: int) -> bool:
-        ta, tb = self.a.title[i], self.b.title[j]
+        ra, rb = self.a.rules[i].title, self.b.rules[j].title
+        if ra == rb:
+            return False  # the same raw title is the same compared title: most pairs stop here
+        ta, tb = self.a.title(i), self.b.title(j)
         return bool(ta or tb) and ta != tb
 
     def gate(self) -> bool:
@@ -471,7 +400,7 @@ class _Matcher:
             if self.a2b.get(i) != j or not self.names_differ(i, j):
                 continue
             keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
-            if keyword and self.a.title[i] and self.b.title[j] and not self.text_names_other(i, j):
+            if keyword and self.a.title(i) and self.b.title(j) and not self.text_names_other(i, j):
                 ok = False
             else:
                 share = self.evidence(i, j)
@@ -489,7 +418,7 @@ class _Matcher:
                 if (
                     d is not None
                     and self.b.parent[d] == j
-                    and fuzz.ratio(self.a.body[c], self.b.body[d]) < LOOSE_CUTOFF
+                    and fuzz.ratio(self.a.body(c), self.b.body(d)) < LOOSE_CUTOFF
                 ):
                     self.unpair(c)
         return undone
@@ -500,10 +429,10 @@ class _Matcher:
         pa, pb = self.a.parent[i], self.b.parent[j]
         if pa < 0 or pb < 0:
             return False
-        ta, tb = self.a.title[pa], self.b.title[pb]
+        ta, tb = self.a.title(pa), self.b.title(pb)
         if not ta or not tb or ta == tb:
             return False
-        text_a, text_b = self.a.body[i].casefold(), self.b.body[j].casefold()
+        text_a, text_b = self.a.body(i).casefold(), self.b.body(j).casefold()
         return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
 
     def _structure(self, i: int, j: int) -> float:
@@ -520,6 +449,7 @@ class _Matcher:
         return bonus
 
     def run(self) -> list[Pair]:
+        self.same_content()
         self.exact_unique()
         self.titles()
         self.titles_across_levels()
@@ -548,12 +478,12 @@ _pair = slot_filler(Pair)
 
 
 def _has_other_source(
-    side: _Side, x: int, other: _Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
+    side: Side, x: int, other: Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
 ) -> bool:
     p = side.parent[x]
     k = to_other.get(p, -1) if p >= 0 else -1
     return k >= 0 and any(
-        c != claimant and c not in from_other and fuzz.ratio(other.body[c], side.body[x]) >= STRUCTURAL_CUTOFF
+        c != claimant and c not in from_other and fuzz.ratio(other.body(c), side.body(x)) >= STRUCTURAL_CUTOFF
         for c in other.children[k]
     )
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from .match import STRUCTURAL_CUTOFF, _prepared, _Side, _title_key
+from .match import STRUCTURAL_CUTOFF
 from .model import Document
+from .sides import Side, prepared, title_key
 from .text import words
 
 # Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
@@ -38,7 +39,7 @@ def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, in
     group needs two parts or more, each mostly made of the whole's words, under the same paired parent
     (or below it), and together most of the whole. The same test read from either side, so aligning
     the other way round finds the mirror image (a split is a merge backwards)."""
-    a, b = _prepared(old), _prepared(new)
+    a, b = prepared(old), prepared(new)
     out = Regrouped()
     free_a = [i for i in range(len(a.rules)) if i not in a2b]
     free_b = [j for j in range(len(b.rules)) if j not in b2a]
@@ -60,14 +61,14 @@ def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, in
     return out
 
 
-def _subtree_bag(s: _Side, i: int) -> Counter[str]:
+def _subtree_bag(s: Side, i: int) -> Counter[str]:
     bag = Counter(words(s.rules[i].norm))
     for d in s.descendants(i):
         bag.update(words(s.rules[d].norm))
     return bag
 
 
-def _ancestors(s: _Side, i: int) -> set[int]:
+def _ancestors(s: Side, i: int) -> set[int]:
     out: set[int] = set()
     p = s.parent[i]
     while p >= 0:
@@ -76,7 +77,7 @@ def _ancestors(s: _Side, i: int) -> set[int]:
     return out
 
 
-def _wholes(x: _Side, y: _Side, free_x: list[int], free_y: list[int], x2y: dict[int, int]) -> dict[int, list[int]]:
+def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[int, int]) -> dict[int, list[int]]:
     """Unpaired nodes of ``x`` that went, as a whole, into two or more unpaired nodes of ``y``."""
     free = set(free_x)
     parts_of: dict[int, list[int]] = defaultdict(list)
@@ -129,8 +130,8 @@ def _wholes(x: _Side, y: _Side, free_x: list[int], free_y: list[int], x2y: dict[
 
 
 def _pair_children(
-    a: _Side,
-    b: _Side,
+    a: Side,
+    b: Side,
     kids_a: list[int],
     kids_b: list[int],
     out: Regrouped,
@@ -144,14 +145,14 @@ def _pair_children(
     kb = [j for j in kids_b if j not in b2a]
     cands: list[tuple[float, int, int]] = []
     for i in ka:
-        name_a = a.title[a.parent[i]] if a.parent[i] >= 0 else ""
-        text_a = _title_key(a.body[i])
+        name_a = a.title(a.parent[i]) if a.parent[i] >= 0 else ""
+        text_a = title_key(a.body(i))
         for j in kb:
-            if a.title[i] != b.title[j]:
+            if a.title(i) != b.title(j):
                 continue  # a differently named pair needs the matcher's evidence, not a neighbourhood
-            s = fuzz.ratio(a.body[i], b.body[j])
-            name_b = b.title[b.parent[j]] if b.parent[j] >= 0 else ""
-            if (name_a and name_a in _title_key(b.body[j])) or (name_b and name_b in text_a):
+            s = fuzz.ratio(a.body(i), b.body(j))
+            name_b = b.title(b.parent[j]) if b.parent[j] >= 0 else ""
+            if (name_a and name_a in title_key(b.body(j))) or (name_b and name_b in text_a):
                 s += 10
             if s >= STRUCTURAL_CUTOFF:
                 cands.append((s, i, j))

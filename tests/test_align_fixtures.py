@@ -8,9 +8,9 @@ from pathlib import Path
 
 from rulediff import parse
 from rulediff.changes import Kind, Nature, align
-from rulediff.match import _title_key
 from rulediff.model import Document
 from rulediff.report import to_dict
+from rulediff.sides import title_key as _title_key
 
 from .conftest import CORPUS, FIXTURES, cr_txt_files, needs_cr_corpus
 

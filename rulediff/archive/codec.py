@@ -226,7 +226,9 @@ ENGINE_MODULES = (
     "model.py",
     "nature.py",
     "numbering.py",
+    "regroup.py",
     "renames.py",
+    "sides.py",
     "text.py",
     "archive/codec.py",
 )

@@ -1,0 +1,201 @@
+"""What the matcher compares of one document: the tree of every node (levels, parents, children, number labels,
+raw content keys), and each node's comparison forms, worked out the first time a pass asks for them.
+
+Most nodes of a real pair are the same raw text on both sides and are paired on that alone (``match``'s first
+pass), so their normalised, reference-masked forms, titles and word counts are never needed: a consecutive
+pair asks for a few hundred of them instead of every node of both documents."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, OrderedDict
+from functools import lru_cache
+from typing import Any
+
+from .model import Document, Rule
+from .text import mask_references, normalize, words
+
+# The matcher's level of a node without a number (a keyword summary); numbered levels are Level's values.
+UNNUMBERED = 4
+_RULE = 2
+
+RawKey = tuple[Any, ...]
+
+
+@lru_cache(maxsize=1 << 13)
+def title_key(t: str | None) -> str:
+    """A title as the matcher compares it, through normalize: "The _Magic_ Golden Rules" and "The Magic Golden
+    Rules" are one title. Remembered: titles repeat in every release."""
+    if not t:
+        return ""  # most nodes have no title
+    return re.sub(r"[\W_]+", " ", normalize(t).casefold()).strip()
+
+
+@lru_cache(maxsize=1 << 15)
+def word_count(text: str) -> int:
+    # Both sides of a diff (and consecutive releases) share most texts: count each once.
+    return len(words(text))
+
+
+class Side:
+    """One document as the matcher sees it. Tree facts are lists over every position; the comparison forms
+    are methods that compute a node's form on first use and keep it (documents are immutable)."""
+
+    __slots__ = (
+        "doc",
+        "rules",
+        "level",
+        "parent",
+        "children",
+        "labels",
+        "raw",
+        "_masked",
+        "_key",
+        "_body",
+        "_title",
+        "_weight",
+        "_title_count",
+    )
+
+    def __init__(self, doc: Document) -> None:
+        rules = doc.rules
+        n = len(rules)
+        self.doc = doc
+        self.rules = rules
+        level = [UNNUMBERED] * n
+        parent = [-1] * n
+        children: list[list[int]] = [[] for _ in range(n)]
+        labels: list[str | None] = [None] * n
+        raw: list[RawKey] = [()] * n
+        pos: dict[str, int] = {}
+        printed: dict[str, int] = {}
+        for i, r in enumerate(rules):
+            num = r.number
+            ex = r.examples
+            if num is None:
+                # An unnumbered node compares at the rule level (a keyword summary is a rule).
+                raw[i] = (_RULE, r.text, tuple([e.text for e in ex])) if ex else (_RULE, r.text)
+                continue
+            s = str(num)
+            # The level, and the keys of the ancestors nearest first, read off the canonical spelling
+            # ("702.15b" -> "702.15", "702", "7"): no RuleNumber is made or hashed per node.
+            if num.heading is None:
+                lv, p = 0, -1
+            elif num.rule is None:
+                lv, p = 1, pos.get(s[:1], -1)
+            elif num.letters:
+                lv = 3
+                p = pos.get(s[: len(s) - len(num.letters)], -1)
+                if p < 0:
+                    p = pos.get(s[:3], -1)
+                    if p < 0:
+                        p = pos.get(s[:1], -1)
+            else:
+                lv = 2
+                p = pos.get(s[:3], -1)
+                if p < 0:
+                    p = pos.get(s[:1], -1)
+            level[i] = lv
+            raw[i] = (lv, r.text, tuple([e.text for e in ex])) if ex else (lv, r.text)
+            seen = printed.get(s)
+            if seen is None:
+                printed[s] = 1
+                labels[i] = s
+                pos[s] = i
+            else:
+                printed[s] = seen + 1
+                labels[i] = f"{s}#{seen + 1}"
+            if p >= 0:
+                parent[i] = p
+                children[p].append(i)
+        self.level = level
+        self.parent = parent
+        self.children = children
+        self.labels = labels
+        self.raw = raw
+        self._masked: list[str | None] = [None] * n
+        self._key: list[str | None] = [None] * n
+        self._body: list[str | None] = [None] * n
+        self._title: list[str | None] = [None] * n
+        self._weight: list[int] = [-1] * n
+        self._title_count: Counter[str] | None = None
+
+    # -- comparison forms, each computed on first use ----------------------------------------------
+
+    def masked(self, i: int) -> str:
+        """The node's own text, normalised, references masked."""
+        m = self._masked[i]
+        if m is None:
+            m = self._masked[i] = mask_references(self.rules[i].norm)
+        return m
+
+    def key(self, i: int) -> str:
+        """The exact comparison key: level, masked text and masked examples."""
+        k = self._key[i]
+        if k is None:
+            r: Rule = self.rules[i]
+            lv = self.level[i]
+            ex = "\x1e".join([mask_references(e.norm) for e in r.examples]) if r.examples else ""
+            k = self._key[i] = f"{lv if lv != UNNUMBERED else _RULE}\x1f{self.masked(i)}\x1f{ex}"
+        return k
+
+    def body(self, i: int) -> str:
+        """The masked text for similarity; a headed rule's own text is only its title, its substance is its
+        children, so its body includes theirs."""
+        b = self._body[i]
+        if b is None:
+            b = self.masked(i)
+            kids = self.children[i]
+            if kids and self.level[i] == _RULE and self.rules[i].title:
+                b = b + " " + " ".join([self.masked(c) for c in kids])
+            self._body[i] = b
+        return b
+
+    def title(self, i: int) -> str:
+        t = self._title[i]
+        if t is None:
+            t = self._title[i] = title_key(self.rules[i].title)
+        return t
+
+    def weight(self, i: int) -> int:
+        """Words of the node's own masked text."""
+        w = self._weight[i]
+        if w < 0:
+            w = self._weight[i] = word_count(self.masked(i))
+        return w
+
+    @property
+    def title_count(self) -> Counter[str]:
+        """How often each title of a numbered node occurs in the whole document."""
+        c = self._title_count
+        if c is None:
+            c = self._title_count = Counter(
+                t for i, r in enumerate(self.rules) if r.title and r.number is not None and (t := self.title(i))
+            )
+        return c
+
+    def descendants(self, i: int) -> list[int]:
+        out: list[int] = []
+        stack = list(self.children[i])
+        while stack:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(self.children[c])
+        return out
+
+
+_CACHE: OrderedDict[int, tuple[Document, Side]] = OrderedDict()
+
+
+def prepared(doc: Document) -> Side:
+    """The document's Side, from a small cache: walking a series of releases aligns each one twice (as the
+    newer and then as the older), and documents are immutable, so what a pass worked out is kept."""
+    hit = _CACHE.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        _CACHE.move_to_end(id(doc))
+        return hit[1]
+    side = Side(doc)
+    _CACHE[id(doc)] = (doc, side)
+    while len(_CACHE) > 4:
+        _CACHE.popitem(last=False)
+    return side
