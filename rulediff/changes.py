@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -17,14 +18,13 @@ from .nature import Nature as Nature  # re-exported: the public home of the enum
 from .nature import nature_of as nature_of
 from .regroup import regroup
 from .renames import Rename, counted, substitute, through_renames
-from .text import words
+from .renames import edited as was_edited
+from .splits import splits_and_merges
 
 # 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed".
 DIFF_SCHEMA = "rulediff.diff/1.1"
 # Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
 REWRITTEN_BELOW = 0.5
-# Share of a node's words that must come from (or go to) one other node to call it a split (merge).
-CONTAINMENT = 0.7
 
 
 class Kind(StrEnum):
@@ -260,121 +260,6 @@ def _examples(
     return tuple(out)
 
 
-# --- splits and merges -----------------------------------------------------------------------------
-
-
-def _bag(r: Rule) -> Counter[str]:
-    return Counter(words(r.norm))
-
-
-def _level(r: Rule) -> int | None:
-    return int(r.number.level) if r.number is not None else None
-
-
-class _Pool:
-    """Word bags of some nodes, indexed by word, grouped by level: which bag contains most of a part?"""
-
-    def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None]) -> None:
-        self.bags = bags
-        self.index: dict[tuple[int | None, str], list[int]] = {}
-        for k, bag in bags.items():
-            for w in bag:
-                self.index.setdefault((levels[k], w), []).append(k)
-
-    def best(self, part: Counter[str], level: int | None) -> tuple[float, int]:
-        total = sum(part.values())
-        hits: Counter[int] = Counter()
-        for w, n in part.items():
-            for k in self.index.get((level, w), ()):
-                hits[k] += min(n, self.bags[k][w])
-        if not hits or not total:
-            return (0.0, -1)
-        k, got = max(hits.items(), key=lambda t: (t[1], -t[0]))
-        return (got / total, k)
-
-
-def _splits_and_merges(
-    old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, int]
-) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
-    """Added nodes whose words come from an old node that kept going elsewhere (split), and removed
-    nodes whose words went into a new node that absorbed them (merge). Word counts, not sets. Only
-    edited pairs can have given or taken words, which keeps the search small."""
-    splits: dict[int, list[int]] = {}
-    merges: dict[int, list[int]] = {}
-    edited = [
-        (i, j)
-        for i, j in a2b.items()
-        if old.rules[i].text != new.rules[j].text and old.rules[i].norm != new.rules[j].norm
-    ]
-    if not edited:
-        return splits, merges
-    lost = _Pool(
-        {i: _bag(old.rules[i]) - _bag(new.rules[j]) for i, j in edited}, {i: _level(old.rules[i]) for i, _ in edited}
-    )
-    gained = _Pool(
-        {j: _bag(new.rules[j]) - _bag(old.rules[i]) for i, j in edited}, {j: _level(new.rules[j]) for _, j in edited}
-    )
-    for j, rb in enumerate(new.rules):
-        if j in b2a:
-            continue
-        wb = _bag(rb)
-        if sum(wb.values()) < 6:
-            continue
-        c, i = lost.best(wb, _level(rb))
-        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
-        if source is not None:
-            splits.setdefault(source, [a2b[source]]).append(j)
-    for i, ra in enumerate(old.rules):
-        if i in a2b:
-            continue
-        wa = _bag(ra)
-        if sum(wa.values()) < 6:
-            continue
-        c, j = gained.best(wa, _level(ra))
-        if c >= CONTAINMENT:
-            merges.setdefault(j, [b2a[j]]).append(i)
-        else:
-            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags)
-            if folded is not None:
-                merges.setdefault(folded, [b2a[folded]]).append(i)
-    return splits, merges
-
-
-_STOP = frozenset("the and that this with from have their which into only under other those these".split())
-
-
-def _absorbed_by_sibling(
-    x: int,
-    doc: Document,
-    partner: dict[int, int],
-    delta: dict[int, Counter[str]],
-    opposite: dict[int, Counter[str]],
-) -> int | None:
-    """An unpaired node whose gist went into (or came out of) an edited sibling: the sibling only gained
-    (only lost) words, all of them among this node's, including a telling word. Returns that sibling's
-    counterpart. 2020-04-17 dropped sublayer 7d, "changes from counters", and 7c became "Effects and
-    counters that modify ..." -- a merge; read backwards, the same rule finds the split. A sibling that
-    also lost words ("Second, ..." became "Third, ...") was renumbered in prose, not merged into."""
-    rx = doc.rules[x]
-    if rx.number is None or rx.number.parent is None:
-        return None
-    own = set(words(rx.norm))
-    best: tuple[int, int] | None = None
-    for k in doc.child_positions(rx.number.parent):
-        if k == x or k not in partner:
-            continue
-        other = partner[k]
-        moved = delta.get(other)
-        if not moved or opposite.get(k):
-            continue
-        telling = [w for w in moved if len(w) >= 5 and w not in _STOP]
-        if telling and all(w in own for w in moved):
-            dist = abs(k - x)
-            if best is None or dist < best[0]:
-                best = (dist, other)
-    return best[1] if best else None
-
-
 # --- the alignment ---------------------------------------------------------------------------------
 
 
@@ -387,9 +272,12 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     cut_new: dict[int, str] = {}
     if fixes:
         pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
+    orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
-    splits, merges = _splits_and_merges(old, new, a2b, b2a)
+    # Pairs made on equal raw content (most of them) are not compared again.
+    edited = [(p.old, p.new) for p in pairs if not p.same and was_edited(orules[p.old], nrules[p.new])]
+    splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
     # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
     whole = regroup(old, new, a2b, b2a)
     if whole.children:
@@ -406,8 +294,8 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     la, lb = number_labels(old), number_labels(new)
     for p in pairs:
         a, b = la[p.old], lb[p.new]
-        if a is not None and b is not None:
-            number_map.setdefault(a, b)
+        if a is not None and b is not None and a not in number_map:
+            number_map[a] = b
     for i, js in splits.items():
         a = la[i]
         if a is not None:
@@ -418,55 +306,55 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
             if a is not None and b is not None:
                 number_map.setdefault(a, b)
 
-    numbered = [p for p in pairs if old.rules[p.old].number is not None]
-    in_order = {numbered[k].old for k in longest_increasing(p.new for p in numbered)}
+    numbered = [p for p in pairs if la[p.old] is not None]
+    in_order = {numbered[k].old for k in longest_increasing([p.new for p in numbered])}
     split_new = {j for js in splits.values() for j in js}
     merged_old = {i for olds in merges.values() for i in olds}
 
-    changes: list[Change] = []
+    # Each change with its place in new-document order (see _order_key), sorted once at the end.
+    keyed: list[tuple[tuple[int, int, int], Change]] = []
+    add = keyed.append
     inferred: dict[str, tuple[str, float]] = {}
+    make = _change
     for p in pairs:
-        if p.old in splits or p.new in merges:
+        i, j = p.old, p.new
+        if i in splits or j in merges:
             continue
-        changes.append(_paired(old.rules[p.old], new.rules[p.new], p, p.old in in_order, number_map, inferred, renames))
+        ra, rb = orules[i], nrules[j]
+        na, nb = ra.number, rb.number
+        if p.same and not ra.examples and ra.notes == rb.notes and na is not None and nb is not None:
+            # Most pairs: numbered, the same raw text and no examples -- what _paired decides for them,
+            # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same).
+            kind = Kind.MOVED if i not in in_order else Kind.UNCHANGED if na is nb or na == nb else Kind.RENUMBERED
+            add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
+            continue
+        add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
     for i, js in splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
-        changes.append(
-            Change(
-                Kind.SPLIT,
-                (i,),
-                tuple(js),
-                Nature.SUBSTANTIVE,
-                p.score,
-                0.0,
-                f"split; {p.reason}",
-                uncertain=p.uncertain,
-            )
-        )
+        ch = Change(Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, p.score, 0.0, f"split; {p.reason}")
+        add(((min(js), 0, i), replace(ch, uncertain=p.uncertain) if p.uncertain else ch))
     for j, olds in merges.items():
         first = by_old.get(olds[0]) or Pair(olds[0], j, 1.0, f"the words of {len(olds)} old nodes went there")
-        changes.append(
-            Change(
-                Kind.MERGED,
-                tuple(olds),
-                (j,),
-                Nature.SUBSTANTIVE,
-                first.score,
-                0.0,
-                f"merged; {first.reason}",
-                uncertain=first.uncertain,
-            )
-        )
-    for j, rb in enumerate(new.rules):
-        if j not in b2a and j not in split_new and j not in merges:
-            changes.append(_unpaired(rb, (), (j,), old, Kind.ADDED, "new in this version", "old"))
-    for i, ra in enumerate(old.rules):
-        if i not in a2b and i not in merged_old and i not in splits:
-            changes.append(_unpaired(ra, (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new"))
-    changes.sort(key=_order_key(a2b))
+        ch = Change(Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, f"merged; {first.reason}")
+        add(((j, 0, min(olds)), replace(ch, uncertain=first.uncertain) if first.uncertain else ch))
+    # The unpaired, by set differences at C speed: they are few, the positions thousands.
+    for j in sorted(set(range(len(nrules))).difference(b2a, split_new, merges)):
+        add(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
+    removed = sorted(set(range(len(orules))).difference(a2b, merged_old, splits))
+    if removed:
+        anchor = _paired_before(a2b)
+        for i in removed:
+            ch = _unpaired(orules[i], (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new")
+            add(((anchor(i), 1, i), ch))
+    keyed.sort(key=_first)
+    changes = [ch for _, ch in keyed]
     glossary = _glossary(old, new, number_map, renames)
     al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
     return said_cut(al, cut_old, cut_new) if fixes else al
+
+
+def _first(item: tuple[tuple[int, int, int], Change]) -> tuple[int, int, int]:
+    return item[0]
 
 
 def _unpaired(
@@ -526,9 +414,9 @@ def _paired(
 _change = slot_filler(Change)
 
 
-def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:
-    """New-document order; a removed node goes where it was: right after the new counterpart of the
-    nearest paired node before it."""
+def _paired_before(a2b: dict[int, int]) -> Callable[[int], int]:
+    """Where a removed old node goes in new-document order: right after the new counterpart of the nearest
+    paired node before it (-1: before everything)."""
     paired_before: list[int] = []
     last = -1
     top = max(a2b, default=-1)
@@ -537,22 +425,25 @@ def _order_key(a2b: dict[int, int]) -> Callable[[Change], tuple[int, int, int]]:
             last = a2b[i]
         paired_before.append(last)
 
-    def key(ch: Change) -> tuple[int, int, int]:
-        if ch.new:
-            return (min(ch.new), 0, min(ch.old) if ch.old else -1)
-        i = min(ch.old)
-        anchor = paired_before[min(i, top)] if top >= 0 else -1
-        return (anchor, 1, i)
+    def anchor(i: int) -> int:
+        return paired_before[min(i, top)] if top >= 0 else -1
 
-    return key
+    return anchor
+
+
+@lru_cache(maxsize=1 << 12)
+def _term_key(term: str) -> str:
+    # Terms repeat from release to release: each spelling is keyed once.
+    return " ".join(term.casefold().replace("\u2019", "'").split())
+
+
+_glossary_change = slot_filler(GlossaryChange)
 
 
 def _glossary(
     old: Document, new: Document, nmap: dict[str, str | list[str]], renames: tuple[Rename, ...] = ()
 ) -> list[GlossaryChange]:
-    def key(term: str) -> str:
-        return " ".join(term.casefold().replace("\u2019", "'").split())
-
+    key = _term_key
     bmap = {key(g.term): g for g in new.glossary}
     used: set[str] = set()
     out: list[GlossaryChange] = []
@@ -564,7 +455,7 @@ def _glossary(
             continue
         used.add(key(g.term))
         n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
-        out.append(GlossaryChange(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
+        out.append(_glossary_change(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
     free_b = [h for h in new.glossary if key(h.term) not in used]
     for g in leftovers:
         best = max(((fuzz.ratio(g.norm, h.norm), k) for k, h in enumerate(free_b)), default=(0.0, -1))

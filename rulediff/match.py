@@ -48,6 +48,8 @@ class Pair:
     reason: str
     # Kept, but on evidence a reader should weigh: shown as "uncertain match".
     uncertain: bool = False
+    # Paired by the first pass: the raw texts and examples are equal (what follows need not compare them).
+    same: bool = False
 
 
 def number_labels(doc: Document) -> list[str | None]:
@@ -74,6 +76,10 @@ def covers(coverage: Coverage, number: RuleNumber | None, title: str | None, cat
 _KEYWORD_HOME = {"keyword ability": RuleNumber(7, 702), "keyword action": RuleNumber(7, 701)}
 
 
+# A keyword summary without a number compares as a rule.
+_RULE_OR_UNNUMBERED = {int(Level.RULE), _UNNUMBERED}
+
+
 class _Matcher:
     def __init__(self, old: Document, new: Document) -> None:
         self.a = prepared(old)
@@ -91,6 +97,7 @@ class _Matcher:
         # Pairs the evidence gate turned down: no later pass may make them again.
         self.rejected: set[tuple[int, int]] = set()
         self.uncertain: set[int] = set()
+        self.same: set[int] = set()  # old positions paired on equal raw content
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
@@ -108,6 +115,7 @@ class _Matcher:
     def unpair(self, i: int) -> None:
         j = self.a2b.pop(i)
         self.uncertain.discard(i)
+        self.same.discard(i)
         del self.b2a[j]
         self.open_a.add(i)
         self.open_b.add(j)
@@ -130,23 +138,27 @@ class _Matcher:
     # -- passes ---------------------------------------------------------------------------------
 
     def same_content(self) -> None:
-        """Nodes whose level, raw text and examples occur once in each document pair first: equal raw text
-        is equal comparison text, so these are exactly the pairs ``exact_unique`` would make of them, found
-        without normalising or masking anything -- most nodes of every real pair, whose comparison forms
-        are then never worked out."""
+        """Nodes of one level whose raw text and examples occur once in each document pair first: equal raw
+        text is equal comparison text, so these are the pairs ``exact_unique`` would make of them, found
+        without normalising or masking anything -- most nodes of every real pair, whose comparison forms are
+        then never worked out. (Counted without the level: a text printed at two levels waits for the
+        later passes, which compare it with its level.)"""
         raw_a, raw_b = self.a.raw, self.b.raw
+        lv_a, lv_b = self.a.level, self.b.level
         ca = Counter(raw_a)
         cb = Counter(raw_b)
         where_b = {k: j for j, k in enumerate(raw_b) if cb[k] == 1}
         a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
         for i, k in enumerate(raw_a):
-            if ca[k] == 1:
-                j = where_b.get(k)
-                if j is not None:
+            j = where_b.get(k)
+            if j is not None and ca[k] == 1:
+                la, lb = lv_a[i], lv_b[j]
+                if la == lb or {la, lb} == _RULE_OR_UNNUMBERED:
                     a2b[i] = j
                     b2a[j] = i
                     score[i] = 1.0
                     reason[i] = "same text"
+        self.same.update(a2b)
         self.open_a.difference_update(a2b)
         self.open_b.difference_update(b2a)
 
@@ -396,8 +408,10 @@ class _Matcher:
         entry never links to a differently named keyword. Turned-down parents take with them the
         children that paired only because the parents did. True when something was undone."""
         undone = False
+        ta, tb = self.a.rules, self.b.rules
         for i, j in sorted(self.a2b.items()):
-            if self.a2b.get(i) != j or not self.names_differ(i, j):
+            # The same raw title is the same compared title: most pairs stop at the first test.
+            if ta[i].title == tb[j].title or self.a2b.get(i) != j or not self.names_differ(i, j):
                 continue
             keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
             if keyword and self.a.title(i) and self.b.title(j) and not self.text_names_other(i, j):
@@ -469,8 +483,11 @@ class _Matcher:
             self.siblings()
         else:
             self.gate()
-        score, reason, uncertain = self.score, self.reason, self.uncertain
-        return [_pair(i, j, round(score[i], 4), reason[i], i in uncertain) for i, j in sorted(self.a2b.items())]
+        score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
+        return [
+            _pair(i, j, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
+            for i, j in sorted(self.a2b.items())
+        ]
 
 
 # One per paired node: made without the frozen __init__'s cost (model.slot_filler).
@@ -496,7 +513,11 @@ def match(old: Document, new: Document) -> list[Pair]:
     if _orientation(old) <= _orientation(new):
         return _Matcher(old, new).run()
     flipped = _Matcher(new, old).run()
-    return sorted((_pair(p.new, p.old, p.score, p.reason, p.uncertain) for p in flipped), key=lambda p: p.old)
+    return sorted((_pair(p.new, p.old, p.score, p.reason, p.uncertain, p.same) for p in flipped), key=_by_old)
+
+
+def _by_old(p: Pair) -> int:
+    return p.old
 
 
 def _orientation(doc: Document) -> tuple[str, str, int]:
@@ -512,13 +533,15 @@ def longest_increasing(values: Iterable[int]) -> set[int]:
     tails_at: list[int] = []
     prev = [-1] * len(vals)
     for k, v in enumerate(vals):
-        p = bisect.bisect_left(tails, v)
-        if p == len(tails):
+        if not tails or v > tails[-1]:
+            # Most of a real sequence runs upwards: past the last tail, the search would answer its length.
+            prev[k] = tails_at[-1] if tails_at else -1
             tails.append(v)
             tails_at.append(k)
-        else:
-            tails[p] = v
-            tails_at[p] = k
+            continue
+        p = bisect.bisect_left(tails, v)
+        tails[p] = v
+        tails_at[p] = k
         prev[k] = tails_at[p - 1] if p else -1
     out: set[int] = set()
     k = tails_at[-1] if tails_at else -1

@@ -189,15 +189,15 @@ _T = TypeVar("_T")
 def slot_filler(cls: type[_T]) -> Callable[..., _T]:
     """A constructor for the frozen, slotted dataclass ``cls`` taking every field in order. It fills the
     slots through their descriptors, which costs less than the frozen __init__'s object.__setattr__ per
-    field: for the kinds made once per node of every diff (match.Pair, changes.Change)."""
-    setters = tuple(cls.__dict__[f.name].__set__ for f in fields(cls))  # type: ignore[arg-type]
-
-    def make(*values: Any) -> _T:
-        obj = _new_object(cls)
-        for put, v in zip(setters, values, strict=True):
-            put(obj, v)
-        return obj
-
+    field: for the kinds made once per node of every diff (match.Pair, changes.Change). The function is
+    written out for the class's fields (as dataclasses writes __init__): a loop over the setters would
+    cost more than the setting."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    scope: dict[str, Any] = {"_new_": _new_object, "_cls_": cls}
+    scope.update((f"_set_{n}_", cls.__dict__[n].__set__) for n in names)
+    body = "".join(f"    _set_{n}_(_obj_, {n})\n" for n in names)
+    exec(f"def make({', '.join(names)}):\n    _obj_ = _new_(_cls_)\n{body}    return _obj_\n", scope)
+    make: Callable[..., _T] = scope["make"]
     return make
 
 

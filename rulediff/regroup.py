@@ -41,8 +41,9 @@ def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, in
     the other way round finds the mirror image (a split is a merge backwards)."""
     a, b = prepared(old), prepared(new)
     out = Regrouped()
-    free_a = [i for i in range(len(a.rules)) if i not in a2b]
-    free_b = [j for j in range(len(b.rules)) if j not in b2a]
+    # Set differences at C speed: the unpaired are few, the positions thousands.
+    free_a = sorted(set(range(len(a.rules))).difference(a2b))
+    free_b = sorted(set(range(len(b.rules))).difference(b2a))
     if not free_a or not free_b:
         return out
     out.splits = _wholes(a, b, free_a, free_b, a2b)

@@ -162,12 +162,18 @@ def detect(old: Document, new: Document, pairs: Iterable[tuple[int, int]]) -> tu
     rules that used the old term, whose old term then (mostly) disappears from the new release. Never
     from a list: the pair itself says it."""
     pairs = list(pairs)
-    a2b = dict(pairs)
-    # Typography alone renames nothing: compared as normalised text (computed once, the matcher's too).
-    edited = [
-        (i, j) for i, j in pairs if old.rules[i].text != new.rules[j].text and old.rules[i].norm != new.rules[j].norm
-    ]
-    edited.extend(_same_number_titles(old, new, a2b, {j for _, j in pairs}))
+    return _detect(old, new, [(i, j) for i, j in pairs if edited(old.rules[i], new.rules[j])], dict(pairs))
+
+
+def edited(a: Rule, b: Rule) -> bool:
+    """The two texts differ beyond typography (compared as normalised text, computed once and kept)."""
+    return a.text != b.text and a.norm != b.norm
+
+
+def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: dict[int, int]) -> tuple[Rename, ...]:
+    """:func:`detect` given the paired positions whose texts differ beyond typography (``changed``) among all
+    the pairs (``a2b``)."""
+    edited = [*changed, *_same_number_titles(old, new, a2b)]
     # Cheap filter first: a rename's old word is lost by several edited rules and kept by almost none;
     # most pairs have no such word and stop here.
     lost: Counter[str] = Counter()
@@ -240,15 +246,19 @@ def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(out.items()))
 
 
-def _same_number_titles(old: Document, new: Document, a2b: dict[int, int], taken: set[int]) -> list[tuple[int, int]]:
+def _same_number_titles(old: Document, new: Document, a2b: dict[int, int]) -> list[tuple[int, int]]:
     """Unpaired titled rules that kept their number: "702.89. Totem Armor" -> "702.89. Umbra Armor".
     Their titles are evidence of a rename (the matcher could not pair them because of it)."""
-    # Unpaired positions first: a few per pair, where walking every rule with its number would cost more.
-    lone = {str(old.rules[i].number): i for i in range(len(old.rules)) if i not in a2b and old.rules[i].title}
+    # Unpaired positions only (set differences at C speed): a few per pair, where walking every rule with
+    # its number would cost more.
+    free_a = sorted(set(range(len(old.rules))).difference(a2b))
+    lone = {str(old.rules[i].number): i for i in free_a if old.rules[i].title}
+    if not lone:
+        return []
     out = []
-    for j in range(len(new.rules)):
+    for j in sorted(set(range(len(new.rules))).difference(a2b.values())):
         rb = new.rules[j]
-        if j in taken or not rb.title or rb.number is None:
+        if not rb.title or rb.number is None:
             continue
         i = lone.get(str(rb.number))
         if i is not None and old.rules[i].number is not None and old.rules[i].title != rb.title:
@@ -307,17 +317,29 @@ def through_renames(old: Document, new: Document, pairs: list[Pair]) -> tuple[li
     """The matcher's ``pairs`` and the renames they show; when there are some, the pairs of ``old`` read
     in the new release's words, so the rules a rename touched (903 "EDH" -> "Commander" and its
     subrules) stay linked. Positions are those of ``old`` either way."""
-    renames = detect(old, new, [(p.old, p.new) for p in pairs])
+    renames = _detect_pairs(old, new, pairs)
     for _ in range(2):
         if not renames:
             break
-        pairs = match(renamed(old, renames, new), new)
+        read = renamed(old, renames, new)
+        # Equal raw content was judged on the renamed texts: it holds only for the rules the renames left alone.
+        pairs = [
+            p if not p.same or read.rules[p.old] is old.rules[p.old] else replace(p, same=False)
+            for p in match(read, new)
+        ]
         # The rules now linked may show a companion rename ("general" -> "commander"): once more then.
-        more = detect(old, new, [(p.old, p.new) for p in pairs])
+        more = _detect_pairs(old, new, pairs)
         if {(r.old, r.new) for r in more} <= {(r.old, r.new) for r in renames}:
             break
         renames = more
     return pairs, renames
+
+
+def _detect_pairs(old: Document, new: Document, pairs: list[Pair]) -> tuple[Rename, ...]:
+    # Pairs the matcher made on equal raw content (most of them) have not been edited: not compared again.
+    ra, rb = old.rules, new.rules
+    changed = [(p.old, p.new) for p in pairs if not p.same and edited(ra[p.old], rb[p.new])]
+    return _detect(old, new, changed, {p.old: p.new for p in pairs})
 
 
 def counted(renames: tuple[Rename, ...], old: Document, new: Document, pairs: list[Pair]) -> tuple[Rename, ...]:

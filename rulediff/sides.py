@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections import Counter, OrderedDict
 from functools import lru_cache
-from typing import Any
 
 from .model import Document, Rule
 from .text import mask_references, normalize, words
@@ -19,7 +18,7 @@ from .text import mask_references, normalize, words
 UNNUMBERED = 4
 _RULE = 2
 
-RawKey = tuple[Any, ...]
+RawKey = str | tuple[str, tuple[str, ...]]
 
 
 @lru_cache(maxsize=1 << 13)
@@ -49,12 +48,14 @@ class Side:
         "children",
         "labels",
         "raw",
+        "dparent",
         "_masked",
         "_key",
         "_body",
         "_title",
         "_weight",
         "_title_count",
+        "_groups",
     )
 
     def __init__(self, doc: Document) -> None:
@@ -66,37 +67,41 @@ class Side:
         parent = [-1] * n
         children: list[list[int]] = [[] for _ in range(n)]
         labels: list[str | None] = [None] * n
-        raw: list[RawKey] = [()] * n
+        raw: list[RawKey] = [""] * n
+        dparent: list[str] = [""] * n
         pos: dict[str, int] = {}
         printed: dict[str, int] = {}
         for i, r in enumerate(rules):
             num = r.number
             ex = r.examples
+            # The raw content: the text, or with examples the text and theirs (levels are compared apart).
+            raw[i] = (r.text, tuple([e.text for e in ex])) if ex else r.text
             if num is None:
-                # An unnumbered node compares at the rule level (a keyword summary is a rule).
-                raw[i] = (_RULE, r.text, tuple([e.text for e in ex])) if ex else (_RULE, r.text)
-                continue
+                continue  # an unnumbered node (a keyword summary) compares at the rule level
             s = str(num)
             # The level, and the keys of the ancestors nearest first, read off the canonical spelling
             # ("702.15b" -> "702.15", "702", "7"): no RuleNumber is made or hashed per node.
             if num.heading is None:
                 lv, p = 0, -1
             elif num.rule is None:
-                lv, p = 1, pos.get(s[:1], -1)
+                lv = 1
+                up = dparent[i] = s[:1]
+                p = pos.get(up, -1)
             elif num.letters:
                 lv = 3
-                p = pos.get(s[: len(s) - len(num.letters)], -1)
+                up = dparent[i] = s[: len(s) - len(num.letters)]
+                p = pos.get(up, -1)
                 if p < 0:
                     p = pos.get(s[:3], -1)
                     if p < 0:
                         p = pos.get(s[:1], -1)
             else:
                 lv = 2
-                p = pos.get(s[:3], -1)
+                up = dparent[i] = s[:3]
+                p = pos.get(up, -1)
                 if p < 0:
                     p = pos.get(s[:1], -1)
             level[i] = lv
-            raw[i] = (lv, r.text, tuple([e.text for e in ex])) if ex else (lv, r.text)
             seen = printed.get(s)
             if seen is None:
                 printed[s] = 1
@@ -113,12 +118,14 @@ class Side:
         self.children = children
         self.labels = labels
         self.raw = raw
+        self.dparent = dparent
         self._masked: list[str | None] = [None] * n
         self._key: list[str | None] = [None] * n
         self._body: list[str | None] = [None] * n
         self._title: list[str | None] = [None] * n
         self._weight: list[int] = [-1] * n
         self._title_count: Counter[str] | None = None
+        self._groups: dict[str, list[int]] | None = None
 
     # -- comparison forms, each computed on first use ----------------------------------------------
 
@@ -173,6 +180,20 @@ class Side:
                 t for i, r in enumerate(self.rules) if r.title and r.number is not None and (t := self.title(i))
             )
         return c
+
+    def siblings(self, i: int) -> list[int]:
+        """Positions of the numbered nodes printed under the same parent number as ``i`` (that number need
+        not be printed itself), ``i`` included; [] for an unnumbered node or a section."""
+        up = self.dparent[i]
+        if not up:
+            return []
+        groups = self._groups
+        if groups is None:
+            groups = self._groups = {}
+            for k, u in enumerate(self.dparent):
+                if u:
+                    groups.setdefault(u, []).append(k)
+        return groups[up]
 
     def descendants(self, i: int) -> list[int]:
         out: list[int] = []
