@@ -12,7 +12,8 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from .corrections import Fix, hand_corrected, said_cut
-from .match import Pair, covered, longest_increasing, match, number_labels
+from .likeness import Likeness
+from .match import STRUCTURAL_CUTOFF, Pair, covered, longest_increasing, match, number_labels
 from .model import Document, Example, GlossaryEntry, Rule, slot_filler
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
@@ -266,8 +267,9 @@ def _examples(
 def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
     hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs."""
-    pairs = match(old, new)
-    pairs, renames = through_renames(old, new, pairs)
+    likeness = Likeness(STRUCTURAL_CUTOFF)
+    pairs = match(old, new, likeness)
+    pairs, renames = through_renames(old, new, pairs, likeness)
     cut_old: dict[int, str] = {}
     cut_new: dict[int, str] = {}
     if fixes:

@@ -11,8 +11,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
+from .likeness import Likeness
 from .model import Coverage, Document, Rule, slot_filler
 from .numbering import Level, RuleNumber
 from .sides import UNNUMBERED as _UNNUMBERED
@@ -81,9 +82,10 @@ _RULE_OR_UNNUMBERED = {int(Level.RULE), _UNNUMBERED}
 
 
 class _Matcher:
-    def __init__(self, old: Document, new: Document) -> None:
+    def __init__(self, old: Document, new: Document, likeness: Likeness | None) -> None:
         self.a = prepared(old)
         self.b = prepared(new)
+        self.likeness = likeness if likeness is not None else Likeness(STRUCTURAL_CUTOFF)
         # A complete source covers everything: no test per node.
         self.a_seen_by_b = [True] * len(old.rules) if new.coverage.complete else [covered(new, r) for r in old.rules]
         self.b_seen_by_a = [True] * len(new.rules) if old.coverage.complete else [covered(old, r) for r in new.rules]
@@ -331,9 +333,9 @@ class _Matcher:
         qa = [self.a.body(i) for i in fa]
         qb = [self.b.body(j) for j in fb]
         cands: list[tuple[float, float, int, int]] = []
-        for x, i in enumerate(fa):
-            # One C-speed scan per row; rows are few (what the exact passes left over).
-            for _, s, y in process.extract(qa[x], qb, scorer=fuzz.ratio, score_cutoff=STRUCTURAL_CUTOFF, limit=None):
+        for x, row in enumerate(self.likeness.alike(qa, qb)):
+            i = fa[x]
+            for y, s in row:
                 j = fb[y]
                 structural = self._structure(i, j)
                 if bonus_same_number and self.a.rules[i].number == self.b.rules[j].number:
@@ -505,14 +507,16 @@ def _has_other_source(
     )
 
 
-def match(old: Document, new: Document) -> list[Pair]:
+def match(old: Document, new: Document, likeness: Likeness | None = None) -> list[Pair]:
     """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
 
     The passes are greedy, so they run in one canonical orientation (by content hash) and the result
-    is inverted when asked the other way round: aligning A->B and B->A gives inverse maps."""
+    is inverted when asked the other way round: aligning A->B and B->A gives inverse maps. ``likeness``
+    remembers text similarities between calls (one alignment matches twice when a term was renamed);
+    it must be made with STRUCTURAL_CUTOFF."""
     if _orientation(old) <= _orientation(new):
-        return _Matcher(old, new).run()
-    flipped = _Matcher(new, old).run()
+        return _Matcher(old, new, likeness).run()
+    flipped = _Matcher(new, old, likeness).run()
     return sorted((_pair(p.new, p.old, p.score, p.reason, p.uncertain, p.same) for p in flipped), key=_by_old)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from .likeness import Likeness
 from .match import Pair, match
 from .model import Document, Rule
 
@@ -116,7 +117,13 @@ def count(spellings: tuple[str, ...], text: str) -> int:
 
 
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
-    return _pattern(spellings).search(text) is not None
+    # A whole-word match holds the first word of a spelling: one substring test each rules most texts out.
+    return any(w in text for w in _first_words(spellings)) and _pattern(spellings).search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _first_words(spellings: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(s.split()[0] for s in spellings if s.split())
 
 
 def _text(doc: Document) -> str:
@@ -313,7 +320,9 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
     return replace(doc, rules=tuple(rules))
 
 
-def through_renames(old: Document, new: Document, pairs: list[Pair]) -> tuple[list[Pair], tuple[Rename, ...]]:
+def through_renames(
+    old: Document, new: Document, pairs: list[Pair], likeness: Likeness | None = None
+) -> tuple[list[Pair], tuple[Rename, ...]]:
     """The matcher's ``pairs`` and the renames they show; when there are some, the pairs of ``old`` read
     in the new release's words, so the rules a rename touched (903 "EDH" -> "Commander" and its
     subrules) stay linked. Positions are those of ``old`` either way."""
@@ -325,7 +334,7 @@ def through_renames(old: Document, new: Document, pairs: list[Pair]) -> tuple[li
         # Equal raw content was judged on the renamed texts: it holds only for the rules the renames left alone.
         pairs = [
             p if not p.same or read.rules[p.old] is old.rules[p.old] else replace(p, same=False)
-            for p in match(read, new)
+            for p in match(read, new, likeness)
         ]
         # The rules now linked may show a companion rename ("general" -> "commander"): once more then.
         more = _detect_pairs(old, new, pairs)

@@ -3,18 +3,19 @@ elsewhere (a split), a removed node whose words went into a new node that absorb
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from .model import Document, Rule
 from .sides import prepared
-from .text import words
+from .text import word_bag, words
 
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
 CONTAINMENT = 0.7
 
 
 def _bag(r: Rule) -> Counter[str]:
-    return Counter(words(r.norm))
+    return word_bag(r.norm)
 
 
 def _level(r: Rule) -> int | None:
@@ -31,16 +32,47 @@ class _Pool:
             for w in bag:
                 self.index.setdefault((levels[k], w), []).append(k)
 
-    def best(self, part: Counter[str], level: int | None) -> tuple[float, int]:
+    def containing(self, part: Counter[str], level: int | None) -> int | None:
+        """The bag that holds at least CONTAINMENT of ``part``'s words (counted with repeats), the one holding
+        most (the first on ties); None if none does.
+
+        Only bags holding one of the part's rarest words can: whichever holds none of the words making up
+        its first ``total - need + 1`` words, rarest first, holds at most ``need - 1`` of them. Those few
+        are counted, not every bag sharing a "the" (prefix filtering)."""
         total = sum(part.values())
-        hits: Counter[int] = Counter()
-        for w, n in part.items():
-            for k in self.index.get((level, w), ()):
-                hits[k] += min(n, self.bags[k][w])
-        if not hits or not total:
-            return (0.0, -1)
-        k, got = max(hits.items(), key=lambda t: (t[1], -t[0]))
-        return (got / total, k)
+        if not total:
+            return None
+        need = _needed(total)
+        index, level_words = self.index, [((level, w), n) for w, n in part.items()]
+        postings = sorted(((len(index.get(key, ())), key[1], n, key) for key, n in level_words))
+        cands: set[int] = set()
+        left = total - need + 1
+        for _, _, n, key in postings:
+            cands.update(index.get(key, ()))
+            left -= n
+            if left <= 0:
+                break
+        best: tuple[int, int] | None = None
+        for k in sorted(cands):
+            bag = self.bags[k]
+            got = 0
+            for w, n in part.items():
+                have = bag.get(w)
+                if have:
+                    got += n if n < have else have
+            if got >= need and (best is None or got > best[0]):
+                best = (got, k)
+        return best[1] if best else None
+
+
+def _needed(total: int) -> int:
+    """The fewest of ``total`` words that make a share of at least CONTAINMENT (as the float division says)."""
+    need = max(1, math.ceil(CONTAINMENT * total))
+    while need > 1 and (need - 1) / total >= CONTAINMENT:
+        need -= 1
+    while need / total < CONTAINMENT:
+        need += 1
+    return need
 
 
 def splits_and_merges(
@@ -65,8 +97,8 @@ def splits_and_merges(
         wb = _bag(rb)
         if sum(wb.values()) < 6:
             continue
-        c, i = lost.best(wb, _level(rb))
-        source = i if c >= CONTAINMENT else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
+        i = lost.containing(wb, _level(rb))
+        source = i if i is not None else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
         if source is not None:
             splits.setdefault(source, [a2b[source]]).append(j)
     for i in sorted(set(range(len(old.rules))).difference(a2b)):
@@ -74,8 +106,8 @@ def splits_and_merges(
         wa = _bag(ra)
         if sum(wa.values()) < 6:
             continue
-        c, j = gained.best(wa, _level(ra))
-        if c >= CONTAINMENT:
+        j = gained.containing(wa, _level(ra))
+        if j is not None:
             merges.setdefault(j, [b2a[j]]).append(i)
         else:
             folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags)

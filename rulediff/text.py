@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from .numbering import find_references
@@ -122,6 +123,16 @@ def mask_references(text: str) -> str:
     return "".join(out)
 
 
+_WORD = re.compile(r"\w+(?:'\w+)?")
+
+
 def words(text: str) -> list[str]:
     """Tokens for similarity: lower-cased words of the normalised text."""
-    return re.findall(r"\w+(?:'\w+)?", text.lower())
+    return _WORD.findall(text.lower())
+
+
+@lru_cache(maxsize=1 << 12)
+def word_bag(text: str) -> Counter[str]:
+    """The :func:`words` of ``text`` counted. Remembered per text (one alignment weighs the same edited texts
+    several times) and shared: callers must not change it."""
+    return Counter(words(text))

@@ -1,0 +1,55 @@
+"""Text similarity for the matcher: which texts of a set are at least so alike a given text, remembered per text
+for the length of one alignment (its passes and a rename's second matching ask about the same texts again)."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+from rapidfuzz import fuzz, process
+
+
+class Likeness:
+    """rapidfuzz ``ratio`` scores of at least ``cutoff`` between texts, computed once per pair of texts.
+
+    For each text asked about (a row) it keeps which texts it was compared with and the scores that passed:
+    a later question against texts already compared costs no comparison at all (the matcher's later passes
+    ask about fewer unpaired texts than its first), and only new texts are compared."""
+
+    __slots__ = ("cutoff", "_rows")
+
+    def __init__(self, cutoff: float) -> None:
+        self.cutoff = cutoff
+        self._rows: dict[str, tuple[Set[str], dict[str, float]]] = {}
+
+    def alike(self, rows: list[str], cols: list[str]) -> list[list[tuple[int, float]]]:
+        """For each of ``rows``, the positions in ``cols`` of the texts at least ``cutoff`` like it, with
+        their scores (0-100), in no particular order."""
+        where: dict[str, list[int]] = {}
+        for y, c in enumerate(cols):
+            spot = where.get(c)
+            if spot is None:
+                where[c] = [y]
+            else:
+                spot.append(y)
+        asked = where.keys()
+        distinct = list(asked)
+        col_set = frozenset(distinct)
+        out: list[list[tuple[int, float]]] = []
+        memo = self._rows
+        for q in rows:
+            entry = memo.get(q)
+            if entry is None:
+                hits = self._compare(q, distinct)
+                memo[q] = (col_set, hits)  # one shared set per question, not one per row
+            else:
+                done, hits = entry
+                if not col_set <= done:
+                    hits.update(self._compare(q, [c for c in distinct if c not in done]))
+                    memo[q] = (done | col_set, hits)
+            out.append([(y, s) for c, s in hits.items() if c in asked for y in where[c]])
+        return out
+
+    def _compare(self, q: str, choices: list[str]) -> dict[str, float]:
+        # One C-speed scan of the choices per text asked about.
+        found = process.extract(q, choices, scorer=fuzz.ratio, score_cutoff=self.cutoff, limit=None)
+        return {c: s for c, s, _ in found}
