@@ -333,16 +333,25 @@ class _Matcher:
         qa = [self.a.body(i) for i in fa]
         qb = [self.b.body(j) for j in fb]
         cands: list[tuple[float, float, int, int]] = []
+        a2b, parent_b, rules_b, seen_a = self.a2b, self.b.parent, self.b.rules, self.b_seen_by_a
         for x, row in enumerate(self.likeness.alike(qa, qb)):
             i = fa[x]
+            # What ``_structure`` compares, per row: where i's parent and neighbours went (-2 and -3: nowhere).
+            pa = self.a.parent[i]
+            up = a2b.get(pa, -2) if pa >= 0 else -2
+            before = a2b.get(i - 1, -2) + 1 if i > 0 else -1
+            after = a2b.get(i + 1, -2) - 1
+            number, outside = self.a.rules[i].number, not self.a_seen_by_b[i]
             for y, s in row:
                 j = fb[y]
-                structural = self._structure(i, j)
-                if bonus_same_number and self.a.rules[i].number == self.b.rules[j].number:
+                structural = (10.0 if parent_b[j] == up else 0.0) + (4.0 if j == before else 0.0)
+                if j == after:
+                    structural += 4.0
+                if bonus_same_number and number == rules_b[j].number:
                     structural += 8
                 if structural < 10 and self._names_disagree(i, j):
                     continue
-                if s < OUTSIDE_CUTOFF and not self.a_seen_by_b[i] and not self.b_seen_by_a[j]:
+                if s < OUTSIDE_CUTOFF and outside and not seen_a[j]:
                     # Neither side's source covers the other's node: only a near-identical text may
                     # claim that one moved into the other (partial dumps of different sections).
                     continue
@@ -448,7 +457,7 @@ class _Matcher:
         ta, tb = self.a.title(pa), self.b.title(pb)
         if not ta or not tb or ta == tb:
             return False
-        text_a, text_b = self.a.body(i).casefold(), self.b.body(j).casefold()
+        text_a, text_b = self.a.folded(i), self.b.folded(j)
         return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
 
     def _structure(self, i: int, j: int) -> float:

@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from .match import STRUCTURAL_CUTOFF
 from .model import Document
 from .sides import Side, prepared, title_key
-from .text import words
+from .text import word_bag, words
 
 # Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
 PART_OF = 0.7
@@ -63,10 +63,25 @@ def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, in
 
 
 def _subtree_bag(s: Side, i: int) -> Counter[str]:
+    kids = s.descendants(i)
+    if not kids:
+        return word_bag(s.rules[i].norm)  # shared: read, never changed
     bag = Counter(words(s.rules[i].norm))
-    for d in s.descendants(i):
+    for d in kids:
         bag.update(words(s.rules[d].norm))
     return bag
+
+
+def _overlap(p: Counter[str], q: Counter[str]) -> int:
+    """How many words the two bags share, repeats counted: ``sum((p & q).values())`` without the new bag."""
+    if len(p) > len(q):
+        p, q = q, p
+    got = 0
+    for w, n in p.items():
+        m = q.get(w)
+        if m:
+            got += n if n < m else m
+    return got
 
 
 def _ancestors(s: Side, i: int) -> set[int]:
@@ -98,7 +113,7 @@ def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[in
         if not homes:
             continue
         # A part is its own words, or those with its children's (a heading's words are its children's).
-        own = Counter(words(y.rules[j].norm))
+        own = word_bag(y.rules[j].norm)
         forms = [(bag, sum(bag.values())) for bag in (own, _subtree_bag(y, j))]
         forms = [(bag, total) for bag, total in forms if total >= MIN_WORDS]
         if not forms:
@@ -110,7 +125,7 @@ def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[in
                     continue  # a part is at the whole's level or one below (its children's)
                 if i not in bags:
                     bags[i] = _subtree_bag(x, i)
-                share = max(sum((part & bags[i]).values()) / total for part, total in forms)
+                share = max(_overlap(part, bags[i]) / total for part, total in forms)
                 if share >= PART_OF and (best is None or share > best[0]):
                     best = (share, i)
         if best is not None:
@@ -125,7 +140,7 @@ def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[in
         for j in tops:
             together |= _subtree_bag(y, j)
         whole = bags[i]
-        if sum((whole & together).values()) / (sum(whole.values()) or 1) >= COVERED:
+        if _overlap(whole, together) / (sum(whole.values()) or 1) >= COVERED:
             out[i] = sorted(tops)
     return out
 

@@ -56,8 +56,16 @@ def _plain(text: str) -> str:
     return text.replace("\u2019", "'") if "\u2019" in text else text
 
 
+@lru_cache(maxsize=1 << 12)
 def _tokens(text: str) -> list[str]:
+    # Remembered (and shared: not to be changed): a rename's second matching asks about the same texts.
     return _TOKEN.findall(_plain(text))
+
+
+@lru_cache(maxsize=1 << 11)
+def _opcodes(a: str, b: str) -> Sequence[tuple[str, int, int, int, int]]:
+    """How the tokens of ``a`` became those of ``b`` (difflib's opcodes); remembered like the tokens."""
+    return SequenceMatcher(None, _tokens(a), _tokens(b), autojunk=False).get_opcodes()
 
 
 @lru_cache(maxsize=1 << 14)
@@ -140,7 +148,10 @@ def substitute(text: str, renames: Sequence[Rename]) -> str:
     """``text`` with every rename applied: the old release read in the new release's words, the article
     before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game")."""
     for r in renames:
-        pat = _substitution(tuple(a for a, _ in r.spellings))
+        olds = tuple(a for a, _ in r.spellings)
+        if not uses(text, olds):
+            continue  # (the article before a spelling is optional: the spelling alone decides)
+        pat = _substitution(olds)
         if pat.search(text):
             to = dict(r.spellings)
             text = pat.sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
@@ -205,7 +216,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
         toks_a, toks_b = _tokens(old.rules[i].text), _tokens(new.rules[j].text)
         if candidates.isdisjoint(toks_a):
             continue
-        for op, a0, a1, b0, b1 in SequenceMatcher(None, toks_a, toks_b, autojunk=False).get_opcodes():
+        for op, a0, a1, b0, b1 in _opcodes(old.rules[i].text, new.rules[j].text):
             if op != "replace" or candidates.isdisjoint(toks_a[a0:a1]):
                 continue
             a, b = _trim(toks_a[a0:a1], toks_b[b0:b1])
@@ -301,12 +312,10 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
     """``doc`` read in the ``new`` release's words: what the matcher compares (the raw texts reported
     stay the old ones). A rule the new release still has word for word is left alone: the old word may
     live on in another sense there (the Emperor variant's generals outlived EDH's)."""
-    kept = {r.norm for r in new.rules}
+    kept_raw = {r.text for r in new.rules}
+    kept: set[str] | None = None  # the new release's comparison texts, worked out if a rule is rewritten
     rules: list[Rule] = []
     for r in doc.rules:
-        if r.norm in kept:
-            rules.append(r)
-            continue
         text = substitute(r.text, renames)
         title = substitute(r.title, renames) if r.title else r.title
         examples = tuple(
@@ -315,8 +324,14 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
         )
         if text == r.text and title == r.title and examples == r.examples:
             rules.append(r)
-        else:
-            rules.append(replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
+            continue
+        if r.text not in kept_raw:
+            if kept is None:
+                kept = {x.norm for x in new.rules}
+            if r.norm not in kept:
+                rules.append(replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
+                continue
+        rules.append(r)
     return replace(doc, rules=tuple(rules))
 
 

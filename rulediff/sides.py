@@ -52,6 +52,7 @@ class Side:
         "_masked",
         "_key",
         "_body",
+        "_folded",
         "_title",
         "_weight",
         "_title_count",
@@ -122,6 +123,7 @@ class Side:
         self._masked: list[str | None] = [None] * n
         self._key: list[str | None] = [None] * n
         self._body: list[str | None] = [None] * n
+        self._folded: list[str | None] = [None] * n
         self._title: list[str | None] = [None] * n
         self._weight: list[int] = [-1] * n
         self._title_count: Counter[str] | None = None
@@ -157,6 +159,13 @@ class Side:
                 b = b + " " + " ".join([self.masked(c) for c in kids])
             self._body[i] = b
         return b
+
+    def folded(self, i: int) -> str:
+        """The body casefolded (asked of the same node against many others)."""
+        f = self._folded[i]
+        if f is None:
+            f = self._folded[i] = self.body(i).casefold()
+        return f
 
     def title(self, i: int) -> str:
         t = self._title[i]

@@ -8,7 +8,7 @@ from collections import Counter
 
 from .model import Document, Rule
 from .sides import prepared
-from .text import word_bag, words
+from .text import word_bag
 
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
 CONTAINMENT = 0.7
@@ -97,8 +97,9 @@ def splits_and_merges(
         wb = _bag(rb)
         if sum(wb.values()) < 6:
             continue
-        i = lost.containing(wb, _level(rb))
-        source = i if i is not None else _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
+        source = lost.containing(wb, _level(rb))
+        if source is None:
+            source = _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
         if source is not None:
             splits.setdefault(source, [a2b[source]]).append(j)
     for i in sorted(set(range(len(old.rules))).difference(a2b)):
@@ -106,9 +107,9 @@ def splits_and_merges(
         wa = _bag(ra)
         if sum(wa.values()) < 6:
             continue
-        j = gained.containing(wa, _level(ra))
-        if j is not None:
-            merges.setdefault(j, [b2a[j]]).append(i)
+        into = gained.containing(wa, _level(ra))
+        if into is not None:
+            merges.setdefault(into, [b2a[into]]).append(i)
         else:
             folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags)
             if folded is not None:
@@ -134,7 +135,7 @@ def _absorbed_by_sibling(
     rx = doc.rules[x]
     if rx.number is None or rx.number.parent is None:
         return None
-    own = set(words(rx.norm))
+    own = word_bag(rx.norm)
     best: tuple[int, int] | None = None
     for k in prepared(doc).siblings(x):
         if k == x or k not in partner:
