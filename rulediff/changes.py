@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 
 from rapidfuzz import fuzz
 
@@ -152,24 +153,33 @@ class Alignment:
         return dict(self._summary)
 
     def _count(self) -> dict[str, int]:
-        c: Counter[str] = Counter(ch.kind.value for ch in self.changes)
-        out = {k.value: c.get(k.value, 0) for k in Kind}
-        for n in Nature:
-            out[f"edited_{n.value}"] = sum(1 for ch in self.changes if ch.kind in EDITED_KINDS and ch.nature == n)
+        # Everything counted depends on a change's kind and nature only: counted by those (C-speed), then
+        # read per distinct (kind, nature), whatever the number of changes.
+        by = Counter(map(_KIND_NATURE, self.changes))
+        out = {k.value: 0 for k in Kind}
+        edited = dict.fromkeys(Nature, 0)
+        shown: Counter[Shown | None] = Counter()
+        for (kind, nature), n in by.items():
+            out[kind.value] += n
+            if kind in EDITED_KINDS and nature is not None:
+                edited[nature] += n
+            shown[_shown(kind, nature)] += n
+        for nat in Nature:
+            out[f"edited_{nat.value}"] = edited[nat]
         out["examples_changed"] = sum(
             1
-            for ch in self.changes
+            for ch in filter(_HAS_EXAMPLES, self.changes)
             if ch.kind != Kind.NOT_COVERED
             for e in ch.examples
             if e.kind != "unchanged" and e.nature != Nature.TYPOGRAPHY_ONLY
         )
-        gl: Counter[str] = Counter(g.kind.value for g in self.glossary)
+        gl = Counter(map(_KIND_NATURE, self.glossary))
         for k in (Kind.ADDED, Kind.REMOVED, Kind.EDITED, Kind.UNCHANGED, Kind.NOT_COVERED):
-            out[f"glossary_{k.value}"] = gl.get(k.value, 0)
-        shown = Counter(shown_as(ch) for ch in self.changes)
-        shown.update(glossary_shown(g) for g in self.glossary)
-        for s in Shown:
-            out[f"reader_{s.value}"] = shown.get(s, 0)
+            out[f"glossary_{k.value}"] = sum(n for (kind, _), n in gl.items() if kind == k)
+        for (kind, nature), n in gl.items():
+            shown[_glossary_shown(kind, nature)] += n
+        for sh in Shown:
+            out[f"reader_{sh.value}"] = shown.get(sh, 0)
         return out
 
     def substantive(self) -> list[Change]:
@@ -179,29 +189,41 @@ class Alignment:
 
 def shown_as(ch: Change) -> Shown | None:
     """How ``ch`` reaches the reader; None when it does not (unchanged, outside a source's coverage)."""
-    if ch.kind in (Kind.UNCHANGED, Kind.NOT_COVERED):
+    return _shown(ch.kind, ch.nature)
+
+
+def _shown(kind: Kind, nature: Nature | None) -> Shown | None:
+    if kind in (Kind.UNCHANGED, Kind.NOT_COVERED):
         return None
-    if ch.kind in (Kind.MOVED, Kind.MOVED_EDITED):
+    if kind in (Kind.MOVED, Kind.MOVED_EDITED):
         return Shown.MOVED
-    if ch.kind == Kind.RENUMBERED:
+    if kind == Kind.RENUMBERED:
         return Shown.RENUMBERED
-    if ch.kind in EDITED_KINDS:
-        shown = _BY_NATURE[ch.nature or Nature.SUBSTANTIVE]
+    if kind in EDITED_KINDS:
+        shown = _BY_NATURE[nature or Nature.SUBSTANTIVE]
         # A renumbered rule whose words only followed the renumbering is read in the renumbering ranges;
         # one whose words followed a rename is read under the rename.
-        if ch.kind == Kind.RENUMBERED_EDITED and shown not in (Shown.EDITED, Shown.RENAMED):
+        if kind == Kind.RENUMBERED_EDITED and shown not in (Shown.EDITED, Shown.RENAMED):
             return Shown.RENUMBERED
         return shown
-    return Shown(ch.kind.value)
+    return Shown(kind.value)
 
 
 def glossary_shown(g: GlossaryChange) -> Shown | None:
-    if g.kind in (Kind.ADDED, Kind.REMOVED):
+    return _glossary_shown(g.kind, g.nature)
+
+
+def _glossary_shown(kind: Kind, nature: Nature | None) -> Shown | None:
+    if kind in (Kind.ADDED, Kind.REMOVED):
         return Shown.GLOSSARY
-    if g.kind == Kind.EDITED:
-        shown = _BY_NATURE[g.nature or Nature.SUBSTANTIVE]
+    if kind == Kind.EDITED:
+        shown = _BY_NATURE[nature or Nature.SUBSTANTIVE]
         return Shown.GLOSSARY if shown == Shown.EDITED else shown
     return None
+
+
+_KIND_NATURE = attrgetter("kind", "nature")
+_HAS_EXAMPLES = attrgetter("examples")
 
 
 def is_substantive(ch: Change) -> bool:
@@ -446,47 +468,55 @@ def _glossary(
     old: Document, new: Document, nmap: dict[str, str | list[str]], renames: tuple[Rename, ...] = ()
 ) -> list[GlossaryChange]:
     key = _term_key
-    bmap = {key(g.term): g for g in new.glossary}
+    # Each term keyed once; a term printed twice is found (and placed) by its last printing.
+    ka = [key(g.term) for g in old.glossary]
+    kb = [key(h.term) for h in new.glossary]
+    bmap = dict(zip(kb, new.glossary, strict=True))
+    order_new = dict(zip(kb, range(len(kb)), strict=True))
+    order_old = dict(zip(ka, range(len(ka)), strict=True))
     used: set[str] = set()
-    out: list[GlossaryChange] = []
-    leftovers: list[GlossaryEntry] = []
-    for g in old.glossary:
-        h = bmap.get(key(g.term))
-        if h is None or key(g.term) in used:
-            leftovers.append(g)
+    # Each change with its place: new-glossary order, a removed term where it was.
+    out: list[tuple[tuple[int, int], GlossaryChange]] = []
+    leftovers: list[tuple[GlossaryEntry, str]] = []
+    for g, k in zip(old.glossary, ka, strict=True):
+        h = bmap.get(k)
+        if h is None or k in used:
+            leftovers.append((g, k))
             continue
-        used.add(key(g.term))
+        used.add(k)
         n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
-        out.append(_glossary_change(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
-    free_b = [h for h in new.glossary if key(h.term) not in used]
-    for g in leftovers:
-        best = max(((fuzz.ratio(g.norm, h.norm), k) for k, h in enumerate(free_b)), default=(0.0, -1))
+        out.append(
+            ((order_new[k], 0), _glossary_change(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
+        )
+    free_b = [(h, k) for h, k in zip(new.glossary, kb, strict=True) if k not in used]
+    for g, kg in leftovers:
+        best = max(((fuzz.ratio(g.norm, h.norm), x) for x, (h, _) in enumerate(free_b)), default=(0.0, -1))
         if best[0] >= 80:
-            h = free_b.pop(best[1])
+            h, kh = free_b.pop(best[1])
             # A term renamed by a rename of the release ("Tribal" -> "Kindred") is no edit of its own.
-            named = bool(renames) and key(substitute(g.term, renames)) == key(h.term)
+            named = bool(renames) and key(substitute(g.term, renames)) == kh
             n = nature_of(g.text, h.text, g.norm, h.norm, nmap, renames) or Nature.RENAMED
             n = n if named or n != Nature.RENAMED else Nature.SUBSTANTIVE
-            out.append(
-                GlossaryChange(Kind.EDITED, g, h, n, f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}")
-            )
+            why = f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}"
+            out.append(((order_new[kh], 0), GlossaryChange(Kind.EDITED, g, h, n, why)))
         elif new.coverage.glossary:
-            out.append(GlossaryChange(Kind.REMOVED, g, None, None, "term no longer in the glossary"))
+            out.append(
+                ((order_old[kg], 1), GlossaryChange(Kind.REMOVED, g, None, None, "term no longer in the glossary"))
+            )
         else:
-            out.append(GlossaryChange(Kind.NOT_COVERED, g, None, None, "the new source has no glossary"))
-    for h in free_b:
+            out.append(
+                ((order_old[kg], 1), GlossaryChange(Kind.NOT_COVERED, g, None, None, "the new source has no glossary"))
+            )
+    for h, k in free_b:
         if old.coverage.glossary:
-            out.append(GlossaryChange(Kind.ADDED, None, h, None, "new term"))
+            out.append(((order_new[k], 0), GlossaryChange(Kind.ADDED, None, h, None, "new term")))
         else:
-            out.append(GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
-    order_new = {key(h.term): k for k, h in enumerate(new.glossary)}
-    order_old = {key(g.term): k for k, g in enumerate(old.glossary)}
+            out.append(
+                ((order_new[k], 0), GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
+            )
+    out.sort(key=_first_place)
+    return [c for _, c in out]
 
-    def position(c: GlossaryChange) -> tuple[int, int]:
-        if c.new is not None:
-            return (order_new[key(c.new.term)], 0)
-        assert c.old is not None
-        return (order_old.get(key(c.old.term), 0), 1)
 
-    out.sort(key=position)
-    return out
+def _first_place(item: tuple[tuple[int, int], GlossaryChange]) -> tuple[int, int]:
+    return item[0]

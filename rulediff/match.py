@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from rapidfuzz import fuzz
 
@@ -473,7 +474,9 @@ class _Matcher:
             bonus += 4
         return bonus
 
-    def run(self) -> list[Pair]:
+    def run(self, flipped: bool = False) -> list[Pair]:
+        """The pairs, by old position; ``flipped``: this matcher runs new -> old, so each pair is turned
+        round (and ordered by the caller's old position) as it is made."""
         self.same_content()
         self.exact_unique()
         self.titles()
@@ -495,6 +498,11 @@ class _Matcher:
         else:
             self.gate()
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
+        if flipped:
+            return [
+                _pair(j, i, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
+                for i, j in sorted(self.a2b.items(), key=_second)
+            ]
         return [
             _pair(i, j, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
             for i, j in sorted(self.a2b.items())
@@ -525,12 +533,10 @@ def match(old: Document, new: Document, likeness: Likeness | None = None) -> lis
     it must be made with STRUCTURAL_CUTOFF."""
     if _orientation(old) <= _orientation(new):
         return _Matcher(old, new, likeness).run()
-    flipped = _Matcher(new, old, likeness).run()
-    return sorted((_pair(p.new, p.old, p.score, p.reason, p.uncertain, p.same) for p in flipped), key=_by_old)
+    return _Matcher(new, old, likeness).run(flipped=True)
 
 
-def _by_old(p: Pair) -> int:
-    return p.old
+_second = itemgetter(1)
 
 
 def _orientation(doc: Document) -> tuple[str, str, int]:

@@ -27,7 +27,14 @@ def title_key(t: str | None) -> str:
     Rules" are one title. Remembered: titles repeat in every release."""
     if not t:
         return ""  # most nodes have no title
-    return re.sub(r"[\W_]+", " ", normalize(t).casefold()).strip()
+    if t.isascii() and t.replace(" ", "").isalnum() and "  " not in t and t[0] != " " and t[-1] != " ":
+        # ASCII words and single spaces ("Bands with Other"), as most titles are: normalize leaves such a
+        # text alone but for case, and the key is the text casefolded.
+        return t.casefold()
+    return _NOT_WORD.sub(" ", normalize(t).casefold()).strip()
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
 
 
 @lru_cache(maxsize=1 << 15)
