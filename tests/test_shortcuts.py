@@ -1,0 +1,131 @@
+"""The matcher's shortcuts answer what the plain definitions answer: the lazily prepared side's tree, the first
+pass on equal raw content, remembered similarities, the containment search of splits and merges, and the fast
+title key. Each is held to a brute-force reading of its definition."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
+
+from rulediff import parse
+from rulediff.likeness import Likeness
+from rulediff.match import STRUCTURAL_CUTOFF, _Matcher
+from rulediff.model import Document
+from rulediff.sides import UNNUMBERED, Side, title_key
+from rulediff.splits import CONTAINMENT, _Pool
+from rulediff.text import mask_references, normalize
+
+from .conftest import CORPUS, cr_file, needs_cr_corpus
+
+SEEDS = sorted(CORPUS.glob("*.txt"))
+
+
+def _tree(doc: Document) -> tuple[list[int], list[int], list[str | None]]:
+    """Levels, parents (the nearest printed ancestor, first printing) and number labels, read plainly."""
+    level, parent, labels = [], [], []
+    first: dict[str, int] = {}
+    printed: Counter[str] = Counter()
+    for i, r in enumerate(doc.rules):
+        n = r.number
+        if n is None:
+            level.append(UNNUMBERED)
+            parent.append(-1)
+            labels.append(None)
+            continue
+        level.append(int(n.level))
+        s = str(n)
+        printed[s] += 1
+        labels.append(s if printed[s] == 1 else f"{s}#{printed[s]}")
+        parent.append(next((first[str(a)] for a in n.ancestors() if str(a) in first), -1))
+        first.setdefault(s, i)
+    return level, parent, labels
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=[p.stem for p in SEEDS])
+def test_the_side_reads_the_tree_as_the_numbers_say(path) -> None:  # type: ignore[no-untyped-def]
+    doc = parse(str(path))
+    side = Side(doc)
+    level, parent, labels = _tree(doc)
+    assert side.level == level
+    assert side.parent == parent
+    assert side.labels == labels
+    assert all(side.children[p].count(i) == 1 for i, p in enumerate(parent) if p >= 0)
+    for i, r in enumerate(doc.rules):
+        # Comparison forms worked out on demand are the plain ones.
+        assert side.masked(i) == mask_references(normalize(r.text))
+        siblings = [
+            k
+            for k, x in enumerate(doc.rules)
+            if r.number is not None
+            and r.number.parent is not None
+            and x.number is not None
+            and x.number.parent == r.number.parent
+        ]
+        assert side.siblings(i) == siblings
+
+
+@needs_cr_corpus
+@pytest.mark.parametrize(("old", "new"), [("2025-11-14", "2026-01-16"), ("2009-05-01", "2009-07-11")])
+def test_the_first_pass_pairs_only_what_exact_anchors_would(old: str, new: str) -> None:
+    """Every pair made on equal raw content has equal comparison keys, unique on both sides among all
+    nodes (the exact pass's own condition), whenever no other node shares the key."""
+    a, b = parse(cr_file(old)), parse(cr_file(new))
+    m = _Matcher(a, b, None)
+    m.same_content()
+    ka = Counter(m.a.key(i) for i in range(len(a.rules)))
+    kb = Counter(m.b.key(j) for j in range(len(b.rules)))
+    assert m.a2b
+    for i, j in m.a2b.items():
+        assert m.a.key(i) == m.b.key(j)
+        assert a.rules[i].text == b.rules[j].text
+    # And the exact pass alone would have made every one of them but where a key is shared.
+    shared = {i for i, j in m.a2b.items() if ka[m.a.key(i)] > 1 or kb[m.b.key(j)] > 1}
+    exact = _Matcher(a, b, None)
+    exact.exact_unique()
+    assert {i: j for i, j in m.a2b.items() if i not in shared}.items() <= exact.a2b.items()
+
+
+_TEXTS = st.lists(st.text(alphabet="abcde f", min_size=0, max_size=12), min_size=0, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_TEXTS, _TEXTS), min_size=1, max_size=4))
+def test_remembered_similarities_are_those_computed_afresh(questions) -> None:  # type: ignore[no-untyped-def]
+    """However questions about the same texts follow one another (more columns, fewer, repeated texts),
+    each answer is what one fresh scan gives."""
+    like = Likeness(STRUCTURAL_CUTOFF)
+    for rows, cols in questions:
+        got = like.alike(rows, cols)
+        for q, row in zip(rows, got, strict=True):
+            want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+            assert set(row) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.integers(0, 30),
+        st.dictionaries(st.sampled_from("abcdefgh"), st.integers(1, 4), min_size=1, max_size=6),
+        min_size=1,
+        max_size=8,
+    ),
+    st.dictionaries(st.sampled_from("abcdefgh"), st.integers(1, 5), min_size=1, max_size=7),
+)
+def test_containment_finds_what_summing_every_bag_finds(bags, part) -> None:  # type: ignore[no-untyped-def]
+    pool = _Pool({k: Counter(b) for k, b in bags.items()}, dict.fromkeys(bags, 3))
+    total = sum(part.values())
+    hits = {k: sum(min(n, b.get(w, 0)) for w, n in part.items()) for k, b in bags.items()}
+    k, got = max(hits.items(), key=lambda t: (t[1], -t[0]))
+    want = k if got / total >= CONTAINMENT else None
+    assert pool.containing(Counter(part), 3) == want
+
+
+@given(st.text(alphabet=st.sampled_from("abcXYZ019 '-_()*?\u00c6\u2019tmTMR"), max_size=20))
+def test_the_fast_title_key_is_the_normalised_one(title: str) -> None:
+    slow = re.sub(r"[\W_]+", " ", normalize(title).casefold()).strip() if title else ""
+    assert title_key.__wrapped__(title) == slow
