@@ -18,6 +18,11 @@ def _bag(r: Rule) -> Counter[str]:
     return word_bag(r.norm)
 
 
+def _minus(a: Counter[str], b: Counter[str]) -> Counter[str]:
+    """``a - b`` (the words ``a`` has more of), without Counter's per-word calls for words ``b`` lacks."""
+    return Counter({w: n - m for w, n in a.items() if (m := b.get(w, 0)) < n})
+
+
 def _level(r: Rule) -> int | None:
     return int(r.number.level) if r.number is not None else None
 
@@ -87,10 +92,12 @@ def splits_and_merges(
     if not edited:
         return splits, merges
     lost = _Pool(
-        {i: _bag(old.rules[i]) - _bag(new.rules[j]) for i, j in edited}, {i: _level(old.rules[i]) for i, _ in edited}
+        {i: _minus(_bag(old.rules[i]), _bag(new.rules[j])) for i, j in edited},
+        {i: _level(old.rules[i]) for i, _ in edited},
     )
     gained = _Pool(
-        {j: _bag(new.rules[j]) - _bag(old.rules[i]) for i, j in edited}, {j: _level(new.rules[j]) for _, j in edited}
+        {j: _minus(_bag(new.rules[j]), _bag(old.rules[i])) for i, j in edited},
+        {j: _level(new.rules[j]) for _, j in edited},
     )
     for j in sorted(set(range(len(new.rules))).difference(b2a)):
         rb = new.rules[j]

@@ -129,3 +129,21 @@ def test_containment_finds_what_summing_every_bag_finds(bags, part) -> None:  # 
 def test_the_fast_title_key_is_the_normalised_one(title: str) -> None:
     slow = re.sub(r"[\W_]+", " ", normalize(title).casefold()).strip() if title else ""
     assert title_key.__wrapped__(title) == slow
+
+
+_WORDS = st.sampled_from(["EDH", "general", "generals", "his or her", "his", "their", "x", "General's", "in play"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(_WORDS, max_size=6).map(" ".join), max_size=8),
+    st.lists(st.sampled_from(["EDH", "general", "his or her", "in play"]), min_size=1, max_size=2, unique=True),
+)
+def test_users_found_through_one_search_are_those_each_text_says(texts: list[str], spellings: list[str]) -> None:
+    from itertools import accumulate
+
+    from rulediff.renames import _users, uses
+
+    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0)) if texts else [0]
+    want = [x for x, t in enumerate(texts) if uses(t, tuple(spellings))]
+    assert _users(texts, "\n".join(texts), starts, tuple(spellings)) == want
