@@ -147,3 +147,28 @@ def test_users_found_through_one_search_are_those_each_text_says(texts: list[str
     starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0)) if texts else [0]
     want = [x for x, t in enumerate(texts) if uses(t, tuple(spellings))]
     assert _users(texts, "\n".join(texts), starts, tuple(spellings)) == want
+
+
+def _looking_behind_first(spellings: tuple[str, ...]) -> re.Pattern[str]:
+    """The whole-word pattern of a rename's spellings as first written: the look-behind before the word."""
+    alts = "|".join(r"\s+".join(re.escape(w) for w in s.split()) for s in sorted(spellings, key=len, reverse=True))
+    return re.compile(r"(?<![\w'\u2019])(?:" + alts + r")(?=(?:['\u2019]s|s)?(?!\w))")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["his", "this", "His", " ", "  ", "\n", "or", "her", "'", "\u2019", "s", "_", "x", "EDH", "."]),
+        max_size=14,
+    ).map("".join),
+    st.lists(st.sampled_from(["his or her", "His or her", "EDH", "her"]), min_size=1, max_size=3, unique=True),
+)
+def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings: list[str]) -> None:
+    from rulediff.renames import _pattern, _substitution
+
+    ours, theirs = _pattern(tuple(spellings)), _looking_behind_first(tuple(spellings))
+    assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+    article = re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + theirs.pattern)
+    assert [m.span() for m in _substitution(tuple(spellings)).finditer("an " + text)] == [
+        m.span() for m in article.finditer("an " + text)
+    ]
