@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulediff.model import Example, Rule
 from rulediff.numbering import RuleNumber
 from rulediff.parsers import base, official, parse_bytes
-from rulediff.parsers.base import Source, lf_text
+from rulediff.parsers.base import Source, lf_text, split_lines
 from rulediff.parsers.numbered import is_wrapped
 from rulediff.parsers.quirks import QUIRKS, Kind
 from rulediff.text import normalize
@@ -107,6 +107,10 @@ _BREAK = re.compile(r"\r\r\n|\r\n|\r")
 @given(st.text(alphabet="\r\na\u2028", max_size=40))
 def test_line_breaks_read_as_the_left_to_right_scan(text: str) -> None:
     assert lf_text(text) == _BREAK.sub("\n", text)
+    assert split_lines(text) == _BREAK.sub("\n", text).split("\n")
+    src = Source(text.encode(), "x.txt")
+    if src.text_or_none is not None:  # (an empty text is refused)
+        assert src.lines == src.text.split("\n") == split_lines(src.decoded)
 
 
 def test_every_space_but_the_space_is_unprintable() -> None:
