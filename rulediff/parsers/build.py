@@ -28,27 +28,27 @@ def looks_like_title(text: str) -> bool:
 
 
 class _Node:
-    # A plain slotted class: thousands are made per release, and a dataclass's default factories
-    # would cost more than the rest of the node.
-    __slots__ = ("number", "parts", "line", "examples", "title", "category", "notes", "anchor", "last_is_example")
+    # A plain slotted class: thousands are made per release. What most nodes never get (an example,
+    # a note, a continuation) stays None until they do: every list made per node is one more object
+    # for the garbage collector to walk.
+    __slots__ = ("number", "text", "line", "examples", "title", "category", "notes", "anchor", "last_is_example")
 
     def __init__(
         self,
         number: RuleNumber | None,
-        parts: list[str],
+        text: str | None,
         line: int,
-        *,
         title: str | None = None,
         category: str | None = None,
         anchor: str | None = None,
     ) -> None:
         self.number = number
-        self.parts = parts
+        self.text = text  # None until the node has a paragraph (even an empty one)
         self.line = line
-        self.examples: list[list[str | int]] = []
+        self.examples: list[list[str | int]] | None = None
         self.title = title
         self.category = category
-        self.notes: list[str] = []
+        self.notes: list[str] | None = None
         self.anchor = anchor
         self.last_is_example = False
 
@@ -65,7 +65,9 @@ class TreeBuilder:
         self.source = source
         self._nodes: list[_Node] = []
         self.warnings: list[ParseWarning] = []
-        self._seen: dict[RuleNumber, int] = {}
+        # Repeats of each number, by its canonical spelling (str(number)): a string hashes at C speed,
+        # a RuleNumber through the dataclass's Python __hash__.
+        self._seen: dict[str, int] = {}
 
     @property
     def current(self) -> _Node | None:
@@ -74,10 +76,13 @@ class TreeBuilder:
     def warn(self, line: int, message: str, code: str = "quirk", *, quirk: str | None = None) -> None:
         self.warnings.append(ParseWarning(line, message, code, quirk=quirk))
 
-    def rule(self, number: RuleNumber, text: str, line: int, *, anchor: str | None = None) -> None:
+    def rule(self, number: RuleNumber, text: str, line: int, anchor: str | None = None, key: str | None = None) -> None:
+        """A numbered node; ``key`` is ``str(number)`` when the caller has it at hand."""
         # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
-        seen = self._seen.get(number, 0) + 1
-        self._seen[number] = seen
+        if key is None:
+            key = str(number)
+        seen = self._seen.get(key, 0) + 1
+        self._seen[key] = seen
         if seen > self.MAX_REPEATS:
             first = next(n.line for n in self._nodes if n.number == number)
             raise ParseError(
@@ -86,25 +91,31 @@ class TreeBuilder:
                 source=self.source,
                 line=line,
             )
-        self._nodes.append(_Node(number, [text] if text else [], line, anchor=anchor))
+        self._nodes.append(_Node(number, text or None, line, None, None, anchor))
 
     def unnumbered(
         self, title: str, text: str, line: int, *, category: str | None = None, anchor: str | None = None
     ) -> None:
-        n = _Node(None, [text] if text else [], line, title=title, category=category, anchor=anchor)
-        self._nodes.append(n)
+        self._nodes.append(_Node(None, text or None, line, title, category, anchor))
 
     def example(self, text: str, line: int) -> None:
         node = self.current
         if node is None:
             self.warn(line, "example before any rule; dropped", "orphan")
             return
-        node.examples.append([text, line])
+        if node.examples is None:
+            node.examples = [[text, line]]
+        else:
+            node.examples.append([text, line])
         node.last_is_example = True
 
     def note(self, text: str) -> None:
-        if self.current is not None:
-            self.current.notes.append(text)
+        node = self.current
+        if node is not None:
+            if node.notes is None:
+                node.notes = [text]
+            else:
+                node.notes.append(text)
 
     def continuation(self, text: str, line: int, joiner: str = "\n") -> None:
         """A paragraph that belongs to whatever came last (the rule's text or its last example)."""
@@ -115,10 +126,10 @@ class TreeBuilder:
         if node.last_is_example and node.examples:
             ex = node.examples[-1]
             ex[0] = f"{ex[0]}{joiner}{text}"
-        elif node.parts:
-            node.parts[-1] = f"{node.parts[-1]}{joiner}{text}"
+        elif node.text is not None:
+            node.text = f"{node.text}{joiner}{text}"
         else:
-            node.parts.append(text)
+            node.text = text
 
     def __len__(self) -> int:
         return len(self._nodes)
@@ -127,26 +138,16 @@ class TreeBuilder:
         rules: list[Rule] = []
         make, example = Rule.make, Example.make
         for n in self._nodes:
-            parts = n.parts
-            text = parts[0] if len(parts) == 1 else "\n".join(parts)
+            text = n.text or ""
             title = n.title
             num = n.number
-            if title is None and num is not None and not num.letters:
-                level = num.level
-                if level in (Level.SECTION, Level.HEADING) or (level == Level.RULE and looks_like_title(text)):
-                    title = text.strip() or None
-            rules.append(
-                make(
-                    num,
-                    text,
-                    n.line,
-                    title=title,
-                    examples=[example(str(t), int(ln)) for t, ln in n.examples] if n.examples else (),
-                    category=n.category,
-                    notes=n.notes,
-                    anchor=n.anchor,
-                )
-            )
+            # A section's or a heading's text is its title, and a rule's when it reads as one (not a
+            # subrule's): told from the number's parts, which is what its level is made of.
+            if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
+                title = text.strip() or None
+            examples = tuple([example(str(t), int(ln)) for t, ln in n.examples]) if n.examples else ()
+            notes = tuple(n.notes) if n.notes else ()
+            rules.append(make(num, text, n.line, title, examples, n.category, notes, n.anchor))
         return tuple(rules), tuple(self.warnings)
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..numbering import RuleNumber
 from . import quirks
 from .build import TreeBuilder
 
 RULE_RE = re.compile(
-    r"^(?P<num>[1-9]\d{2}\.\d{1,3}(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)(?P<space>[ \t\u00a0]*)(?P<rest>.*)$", re.S
+    r"^(?P<num>(?P<heading>[1-9]\d{2})\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)"
+    r"(?P<dot>\.?)(?P<space>[ \t\u00a0]*)(?P<rest>.*)$",
+    re.S,
 )
 HEADING_RE = re.compile(r"^(?P<num>[1-9]\d{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 SECTION_RE = re.compile(r"^(?P<num>[1-9])\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
@@ -19,12 +22,18 @@ UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
 _END_OF_PARAGRAPH = re.compile(r"""[.:!?)"\u201d]\s*$""")
 
 
-@dataclass(slots=True)
-class Paragraph:
+class Paragraph(NamedTuple):
+    """One paragraph of a body: its 1-based line, its text, whether its line was indented, and the
+    anchor (``id``) a web page gave it. A tuple: thousands are made per release, and read_body unpacks
+    each in one step."""
+
     line: int
     text: str
     indented: bool
     anchor: str | None = None
+
+
+_paragraph = Paragraph._make  # (tuple.__new__ on the values, without the keyword-handling __new__)
 
 
 def is_wrapped(lines: list[str], start: int, end: int) -> bool:
@@ -78,12 +87,12 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
     """
     out: list[Paragraph] = []
     if not wrapped:
-        for i in range(start, end):
-            raw = lines[i]
-            s = raw.strip()
-            if s and not (s[0] in "-=*" and UNDERLINE_RE.match(s)):
-                out.append(Paragraph(i + 1, s, raw[:1].isspace()))
-        return out
+        # One line, one paragraph: a comprehension (the release's every line passes here once).
+        return [
+            _paragraph((i + 1, s, raw[:1].isspace(), None))
+            for i, raw in enumerate(lines[start:end], start)
+            if (s := raw.strip()) and not (s[0] in "-=*" and UNDERLINE_RE.match(s))
+        ]
     buf: list[str] = []
     first = 0
     indented = False
@@ -122,68 +131,98 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
     return out
 
 
-def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
+# Spelling -> (number, its canonical spelling), for the numbers read_body meets: the same spellings
+# come back in every release. Emptied when full.
+_SPELLED: dict[str, tuple[RuleNumber, str]] = {}
+_SPELLED_MAX = 1 << 15
+
+
+def _remember(spelled: str, number: RuleNumber) -> tuple[RuleNumber, str]:
+    if len(_SPELLED) >= _SPELLED_MAX:
+        _SPELLED.clear()
+    entry = _SPELLED[spelled] = (number, str(number))
+    return entry
+
+
+def read_body(paras: Iterable[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
     """Numbered paragraphs into the builder: sections, headings, rules, subrules, examples and
     continuations, reading through the misprints registered in parsers/quirks.py."""
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
     parse_number = RuleNumber.parse
+    make_number = RuleNumber.make
+    known = _SPELLED
     warn = builder.warn
-    for p in paras:
-        s = p.text
+    add_rule = builder.rule
+    for line, s, indented, anchor in paras:
         if not s[:1].isdigit():
             # Neither a number nor a typo around one: the cheap common case.
             if EXAMPLE_RE.match(s):
-                builder.example(s, p.line)
+                builder.example(s, line)
             elif len(s) <= 2:
-                warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
+                warn(line, f"stray text {s!r} between rules; dropped", "stray")
             else:
-                builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")
+                builder.continuation(s, line, " " if wrapped and not indented else "\n")
             continue
-        h = HEADING_RE.match(s)
-        if h:
+        # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
+        # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
+        h = None
+        m = RULE_RE.match(s)
+        if m is None and (h := HEADING_RE.match(s)) is not None:
             fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
             if fixed:
                 msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
-                warn(p.line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
+                warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
                 s = fixed[0] + fixed[1]
                 h = None
-        m = RULE_RE.match(s)
+                m = RULE_RE.match(s)
         if m is not None:
-            spelled, letters, dot, space, rest = m.group("num", "letters", "dot", "space", "rest")
+            spelled, heading, rule, letters, dot, space, rest = m.groups()
         if m is not None and (space or dot or not rest):
-            num = parse_number(spelled)
-            swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
-            if swapped is None:
-                swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
-            if swapped is not None:
-                warn(p.line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
-                num = swapped
+            # The regex has read the parts: the number is made from them (what RuleNumber.parse makes
+            # of the spelling), once per spelling; the builder counts repeats by its canonical spelling.
+            entry = known.get(spelled)
+            if entry is None:
+                head = int(heading)
+                entry = _remember(spelled, make_number(head // 100, head, int(rule), letters or ""))
+            num, key = entry
+            if num.heading != current or (last is not None and num.heading != last.heading):
+                # Only a number outside the heading (or the rule) we are in can be one of these misprints.
+                swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
+                if swapped is None:
+                    swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
+                if swapped is not None:
+                    warn(line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
+                    num, key = swapped, str(swapped)
             last = num
             if letters and dot:
                 msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
+                warn(line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
             elif not letters and not dot:
                 msg = f"rule {num} is written without its period; read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
+                warn(line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
             if rest.startswith(spelled + " "):
                 msg = f"rule number {num} is printed twice; read once"
-                warn(p.line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
+                warn(line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
                 rest = rest[len(spelled) + 1 :]
             if rest and not space:
                 msg = f"no space after rule number {num}; read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.NO_SPACE.name)
-            builder.rule(num, rest, p.line, anchor=p.anchor)
+                warn(line, msg, "typo", quirk=quirks.NO_SPACE.name)
+            add_rule(num, rest, line, anchor, key)
             continue
         if h:
-            current = int(h.group("num"))
-            builder.rule(parse_number(h.group("num")), h.group("rest"), p.line, anchor=p.anchor)
+            spelled = h.group("num")
+            current = int(spelled)
+            num, key = known.get(spelled) or _remember(spelled, parse_number(spelled))
+            add_rule(num, h.group("rest"), line, anchor, key)
             continue
         m = SECTION_RE.match(s)
         if m:
-            builder.rule(parse_number(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
+            spelled = m.group("num")
+            num, key = known.get(spelled) or _remember(spelled, parse_number(spelled))
+            add_rule(num, m.group("rest"), line, anchor, key)
             continue
         if len(s) <= 2 and not s.isdigit():
-            warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
+            warn(line, f"stray text {s!r} between rules; dropped", "stray")
             continue
-        builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")
+        builder.continuation(s, line, " " if wrapped and not indented else "\n")

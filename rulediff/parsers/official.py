@@ -180,6 +180,8 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
 
 
 def _entry_text(body: list[str], wrapped: bool) -> str:
+    if len(body) == 1 and "\u2028" not in body[0]:
+        return body[0].strip()  # one line, one paragraph: most entries of every release since 2009
     # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one.
     paras: list[str] = []
     for raw in body:
@@ -201,13 +203,14 @@ def _entry_text(body: list[str], wrapped: bool) -> str:
 
 
 def parse(src: Source) -> Document:
-    return parse_lines(src, src.lines, NAME)
+    return parse_lines(src, src.lines, NAME, src.text)
 
 
-def parse_lines(src: Source, lines: list[str], fmt: str) -> Document:
-    """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines."""
+def parse_lines(src: Source, lines: list[str], fmt: str, text: str | None = None) -> Document:
+    """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines.
+    ``text`` is the lines joined with LF, when the source has it at hand."""
     source = src.name
-    lines, fixed = quirks.apply(lines, source)
+    lines, fixed = quirks.apply(lines, source, text)
     layout = locate(lines, source)
     wrapped = is_wrapped(lines, layout.body_start, layout.body_end)
     builder = TreeBuilder(source)

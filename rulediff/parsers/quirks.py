@@ -208,12 +208,13 @@ def rule_505_5_printed_as_505_54(line: str) -> str:
     return line.replace("505.54.", "505.5.", 1)
 
 
-def apply(lines: list[str], source: str) -> tuple[list[str], list[ParseWarning]]:
+def apply(lines: list[str], source: str, text: str | None = None) -> tuple[list[str], list[ParseWarning]]:
     """Run every line fix whose marker line occurs in ``lines``; each fix it makes is reported as a
-    warning on its line. ``lines`` is not modified (a fixed copy is returned)."""
+    warning on its line. ``lines`` is not modified (a fixed copy is returned). ``text`` is the lines
+    joined with LF, when the caller has it (then they are not joined again here)."""
     markers = {q.marker: q for q in LINE_FIXES}
     warnings: list[ParseWarning] = []
-    joined = "\n".join(lines)
+    joined = "\n".join(lines) if text is None else text
     if not any(m and m in joined for m in markers):
         # A marker line is in the text only if the marker is: one C-speed search each, most releases.
         return lines, warnings
