@@ -23,14 +23,24 @@ _SPELLING = st.builds(
 )
 
 
-@given(_SPELLING, st.sampled_from(["", "."]), st.sampled_from(["", " ", "\u00a0"]), st.sampled_from(["", "Text."]))
-def test_a_rule_paragraph_reads_the_number_parse_reads(spelling: str, dot: str, space: str, rest: str) -> None:
-    text = spelling + dot + space + rest
+_BLANK_RUNS = st.sampled_from(["", " ", "\u00a0", "  ", " \t", "\t ", " \u00a0 "])
+_RESTS = st.sampled_from(["", "Text.", "702.1 Text.", " x", "702.1a Twice."])
+
+
+@given(_SPELLING, st.sampled_from(["", "."]), _BLANK_RUNS, _RESTS, st.booleans())
+def test_a_rule_paragraph_reads_the_number_parse_reads(
+    spelling: str, dot: str, space: str, rest: str, twice: bool
+) -> None:
+    text = spelling + dot + space + (f"{spelling} {rest}" if twice else rest)
     m = RULE_RE.match(text)
     assert m is not None
     b = TreeBuilder("x.txt")
     read_body([Paragraph(1, text, False)], b, wrapped=False)
-    rules, _ = b.build()
+    rules, warnings = b.build()
+    # Read again: now from the token the first reading remembered, with the same result.
+    again = TreeBuilder("x.txt")
+    read_body([Paragraph(1, text, False)], again, wrapped=False)
+    assert again.build() == (rules, warnings)
     if space or dot or not rest:
         want = RuleNumber.parse(m["num"])
         assert len(rules) == 1 and rules[0].number == want

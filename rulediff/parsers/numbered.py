@@ -22,18 +22,19 @@ UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
 _END_OF_PARAGRAPH = re.compile(r"""[.:!?)"\u201d]\s*$""")
 
 
+# A paragraph of a body as read_body reads it: its 1-based line, its text, whether its line was
+# indented, and the anchor (``id``) a web page gave it. paragraphs() makes plain tuples (thousands per
+# release; a named tuple's constructor is a Python call); read_body unpacks each in one step.
+ParagraphTuple = tuple[int, str, bool, str | None]
+
+
 class Paragraph(NamedTuple):
-    """One paragraph of a body: its 1-based line, its text, whether its line was indented, and the
-    anchor (``id``) a web page gave it. A tuple: thousands are made per release, and read_body unpacks
-    each in one step."""
+    """The same tuple with names, for readers that make and read paragraphs one by one (HTML)."""
 
     line: int
     text: str
     indented: bool
     anchor: str | None = None
-
-
-_paragraph = Paragraph._make  # (tuple.__new__ on the values, without the keyword-handling __new__)
 
 
 def is_wrapped(lines: list[str], start: int, end: int) -> bool:
@@ -78,18 +79,18 @@ def plausible_successor(prev: RuleNumber | None, cand: RuleNumber) -> bool:
     return cand.heading - prev.heading <= 1
 
 
-def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Paragraph]:
+def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[ParagraphTuple]:
     """Group the lines of a region into paragraphs, 1-based line numbers, underlines dropped.
 
     In hard-wrapped text a line that begins with a number starts a new item only after a finished
     sentence, or when it is the plausible next rule and the previous line does not lead into a
     cross-reference ("...see rule" / "119.3.").
     """
-    out: list[Paragraph] = []
+    out: list[ParagraphTuple] = []
     if not wrapped:
         # One line, one paragraph: a comprehension (the release's every line passes here once).
         return [
-            _paragraph((i + 1, s, raw[:1].isspace(), None))
+            (i + 1, s, raw[:1].isspace(), None)
             for i, raw in enumerate(lines[start:end], start)
             if (s := raw.strip()) and not (s[0] in "-=*" and UNDERLINE_RE.match(s))
         ]
@@ -100,7 +101,7 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
 
     def flush() -> None:
         if buf:
-            out.append(Paragraph(first + 1, " ".join(buf), indented))
+            out.append((first + 1, " ".join(buf), indented, None))
             buf.clear()
 
     for i in range(start, end):
@@ -131,27 +132,30 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
     return out
 
 
-# Spelling -> (number, its canonical spelling), for the numbers read_body meets: the same spellings
-# come back in every release. Emptied when full.
-_SPELLED: dict[str, tuple[RuleNumber, str]] = {}
-_SPELLED_MAX = 1 << 15
+# A rule's number as printed before the first space of its paragraph ("702.15.", "702.15a") -> what
+# RULE_RE reads there: (number, str(number), spelling without the period, letters, period). Releases
+# print the same numbers again and again, so each is read by the regex once per process (then the
+# regex reads the same from that token whatever follows the space). Emptied when full.
+_Reading = tuple[RuleNumber, str, str, str, str]
+_TOKENS: dict[str, _Reading] = {}
+_TOKENS_MAX = 1 << 15
+_BLANKS = " \t\u00a0"  # what RULE_RE's space group takes
 
 
-def _remember(spelled: str, number: RuleNumber) -> tuple[RuleNumber, str]:
-    if len(_SPELLED) >= _SPELLED_MAX:
-        _SPELLED.clear()
-    entry = _SPELLED[spelled] = (number, str(number))
-    return entry
+def _remember(token: str, reading: _Reading) -> None:
+    if len(_TOKENS) >= _TOKENS_MAX:
+        _TOKENS.clear()
+    _TOKENS[token] = reading
 
 
-def read_body(paras: Iterable[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
+def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bool) -> None:
     """Numbered paragraphs into the builder: sections, headings, rules, subrules, examples and
     continuations, reading through the misprints registered in parsers/quirks.py."""
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
     parse_number = RuleNumber.parse
     make_number = RuleNumber.make
-    known = _SPELLED
+    tokens = _TOKENS
     warn = builder.warn
     add_rule = builder.rule
     for line, s, indented, anchor in paras:
@@ -164,65 +168,65 @@ def read_body(paras: Iterable[Paragraph], builder: TreeBuilder, wrapped: bool) -
             else:
                 builder.continuation(s, line, " " if wrapped and not indented else "\n")
             continue
-        # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
-        # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
-        h = None
-        m = RULE_RE.match(s)
-        if m is None and (h := HEADING_RE.match(s)) is not None:
-            fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
-            if fixed:
-                msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
-                warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
-                s = fixed[0] + fixed[1]
-                h = None
-                m = RULE_RE.match(s)
-        if m is not None:
-            spelled, heading, rule, letters, dot, space, rest = m.groups()
-        if m is not None and (space or dot or not rest):
-            # The regex has read the parts: the number is made from them (what RuleNumber.parse makes
-            # of the spelling), once per spelling; the builder counts repeats by its canonical spelling.
-            entry = known.get(spelled)
-            if entry is None:
-                head = int(heading)
-                entry = _remember(spelled, make_number(head // 100, head, int(rule), letters or ""))
-            num, key = entry
-            if num.heading != current or (last is not None and num.heading != last.heading):
-                # Only a number outside the heading (or the rule) we are in can be one of these misprints.
-                swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
-                if swapped is None:
-                    swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
-                if swapped is not None:
-                    warn(line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
-                    num, key = swapped, str(swapped)
-            last = num
-            if letters and dot:
-                msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
-                warn(line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
-            elif not letters and not dot:
-                msg = f"rule {num} is written without its period; read as {num}"
-                warn(line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
-            if rest.startswith(spelled + " "):
-                msg = f"rule number {num} is printed twice; read once"
-                warn(line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
-                rest = rest[len(spelled) + 1 :]
-            if rest and not space:
-                msg = f"no space after rule number {num}; read as {num}"
-                warn(line, msg, "typo", quirk=quirks.NO_SPACE.name)
-            add_rule(num, rest, line, anchor, key)
-            continue
-        if h:
-            spelled = h.group("num")
-            current = int(spelled)
-            num, key = known.get(spelled) or _remember(spelled, parse_number(spelled))
-            add_rule(num, h.group("rest"), line, anchor, key)
-            continue
-        m = SECTION_RE.match(s)
-        if m:
-            spelled = m.group("num")
-            num, key = known.get(spelled) or _remember(spelled, parse_number(spelled))
-            add_rule(num, m.group("rest"), line, anchor, key)
-            continue
-        if len(s) <= 2 and not s.isdigit():
-            warn(line, f"stray text {s!r} between rules; dropped", "stray")
-            continue
-        builder.continuation(s, line, " " if wrapped and not indented else "\n")
+        token, space, rest = s.partition(" ")
+        reading = tokens.get(token) if space else None
+        if reading is not None:
+            num, key, spelled, letters, dot = reading
+            rest = rest.lstrip(_BLANKS)
+        else:
+            # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
+            # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
+            h = None
+            m = RULE_RE.match(s)
+            if m is None and (h := HEADING_RE.match(s)) is not None:
+                fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
+                if fixed:
+                    msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
+                    warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
+                    s = fixed[0] + fixed[1]
+                    h = None
+                    m = RULE_RE.match(s)
+            if m is not None:
+                spelled, heading, rule, letters, dot, space, rest = m.groups()
+            if m is None or not (space or dot or not rest):
+                if h:
+                    current = int(h.group("num"))
+                    add_rule(parse_number(h.group("num")), h.group("rest"), line, anchor)
+                elif sec := SECTION_RE.match(s):
+                    add_rule(parse_number(sec.group("num")), sec.group("rest"), line, anchor)
+                elif len(s) <= 2 and not s.isdigit():
+                    warn(line, f"stray text {s!r} between rules; dropped", "stray")
+                else:
+                    builder.continuation(s, line, " " if wrapped and not indented else "\n")
+                continue
+            # The number from the parts the regex read (what RuleNumber.parse makes of the spelling).
+            # Only a leading zero ("100.01") or a digit of another script reads other than it is spelled.
+            head = int(heading)
+            num = make_number(head // 100, head, int(rule), letters or "")
+            key = spelled if spelled.isascii() and (rule[0] != "0" or len(rule) == 1) else str(num)
+            letters = letters or ""
+            if space[:1] == " ":
+                _remember(spelled + dot, (num, key, spelled, letters, dot))
+        if num.heading != current or (last is not None and num.heading != last.heading):
+            # Only a number outside the heading (or the rule) we are in can be one of these misprints.
+            swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
+            if swapped is None:
+                swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
+            if swapped is not None:
+                warn(line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
+                num, key = swapped, str(swapped)
+        last = num
+        if letters and dot:
+            msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
+            warn(line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
+        elif not letters and not dot:
+            msg = f"rule {num} is written without its period; read as {num}"
+            warn(line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
+        if rest.startswith(spelled + " "):
+            msg = f"rule number {num} is printed twice; read once"
+            warn(line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
+            rest = rest[len(spelled) + 1 :]
+        if rest and not space:
+            msg = f"no space after rule number {num}; read as {num}"
+            warn(line, msg, "typo", quirk=quirks.NO_SPACE.name)
+        add_rule(num, rest, line, anchor, key)

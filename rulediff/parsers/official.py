@@ -104,12 +104,15 @@ def locate(lines: list[str], source: str) -> Layout:
         break
     marks: list[tuple[str, int]] = []
     longest = _BACK_MATTER_LONGEST
-    for i in range(first_rule, len(lines)):
-        ln = lines[i]
-        # Back-matter titles are short lines: the length test spares the strip and lower of the rest.
-        if len(ln) > longest and len(ln.strip()) > longest:
-            continue
-        key = ln.strip().lower()
+    # Back-matter titles are short lines: the length test spares the strip and lower of the rest, and
+    # a comprehension walks the release's lines at a fraction of a loop's cost.
+    short = [
+        i
+        for i, ln in enumerate(lines[first_rule:], first_rule)
+        if ln and (len(ln) <= longest or len(ln.strip()) <= longest)
+    ]
+    for i in short:
+        key = lines[i].strip().lower()
         if key in _BACK_MATTER and not any(k == key for k, _ in marks):
             marks.append((key, i))
     body_end = marks[0][1] if marks else len(lines)
