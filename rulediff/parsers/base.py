@@ -140,7 +140,8 @@ def split_lines(text: str) -> list[str]:
     """The lines of ``text``, broken at LF, CR and CR LF, and at the CR CR LF of some 2019-2026 files as
     one break (the ``cr_cr_lf_line_breaks`` quirk), scanning left to right so that CR CR CR LF is two
     breaks, as the releases that contain it mean it. U+2028 (which the 2026-08-19 re-release uses
-    inside entries) is no break here -- unlike ``str.splitlines``."""
+    inside entries: the ``line_separator_in_entries`` quirk) is no break here, unlike in
+    ``str.splitlines``."""
     if "\r" not in text:
         return text.split("\n")
     # Split at LF first, then look only at the pieces that hold a CR: one C-speed pass over the text,
@@ -256,6 +257,19 @@ class Source:
         if self._lines is None:
             self._lines = self.text.split("\n")
         return self._lines
+
+    def head_lines(self, size: int) -> list[str]:
+        """``text[:size].split("\\n")`` -- the lines of the first ``size`` characters, the last one cut
+        where they end -- taken from :attr:`lines` (what sniffers look at: the text is split once)."""
+        out: list[str] = []
+        left = size
+        for line in self.lines:
+            if len(line) >= left:
+                out.append(line[:left])
+                break
+            out.append(line)
+            left -= len(line) + 1
+        return out
 
     @property
     def sha256(self) -> str:

@@ -18,7 +18,7 @@ RULE_RE = re.compile(
 HEADING_RE = re.compile(r"^(?P<num>[1-9]\d{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 SECTION_RE = re.compile(r"^(?P<num>[1-9])\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 EXAMPLE_RE = re.compile(r"^(?:Example|EXAMPLE)s?\s*[:.]")
-UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
+UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")  # the underlined_titles quirk
 _END_OF_PARAGRAPH = re.compile(r"""[.:!?)"\u201d]\s*$""")
 
 

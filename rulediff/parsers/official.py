@@ -18,6 +18,7 @@ DESCRIPTION = "official .txt release, 1999-today (any encoding and line ending, 
 
 FIRST_RULE_RE = re.compile(r"^\s*100\.1(?:\.|\s)")
 _EFFECTIVE_RE = re.compile(r"(?:effective|current)\s+as\s+of\s+(?P<rest>.{6,40})", re.I)
+# Every release ends with Glossary and Credits; some have more (the back_matter_sections quirk).
 _BACK_MATTER = ("glossary", "credits", "index", "questions?", "customer service information")
 _BACK_MATTER_LONGEST = max(map(len, _BACK_MATTER))
 
@@ -58,14 +59,23 @@ def _line_matching(text: str, word: str, line_re: re.Pattern[str]) -> bool:
 
 
 def _effective_date(lines: list[str]) -> date | None:
-    head = lines[:80]
-    for ln in head:
+    return _effective_line_date(lines) or _title_line_date(lines)
+
+
+def _effective_line_date(lines: list[str]) -> date | None:
+    """The date of "These rules are effective as of ...", near the top."""
+    for ln in lines[:80]:
         m = _EFFECTIVE_RE.search(ln)
         if m:
             d = parse_date_text(m.group("rest"))
             if d:
                 return d
-    for ln in head[:12]:
+    return None
+
+
+def _title_line_date(lines: list[str]) -> date | None:
+    """The date in the title line, "COMPREHENSIVE RULES 04/23/99": the ``date_in_title_line`` quirk."""
+    for ln in lines[:12]:
         if "COMPREHENSIVE RULES" in ln.upper():
             d = parse_date_text(ln)
             if d:
@@ -129,6 +139,7 @@ def locate(lines: list[str], source: str) -> Layout:
     intro = None
     intro_at = next((i for i in range(min(first_rule, 200)) if lines[i].strip().lower() == "introduction"), None)
     if intro_at is not None:
+        # (a release without Contents goes on to its first section: introduction_without_contents)
         stop = next(
             (i for i in range(intro_at + 1, start) if lines[i].strip().lower() in ("contents", "1. the game")),
             start,
@@ -185,7 +196,8 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
 def _entry_text(body: list[str], wrapped: bool) -> str:
     if len(body) == 1 and "\u2028" not in body[0]:
         return body[0].strip()  # one line, one paragraph: most entries of every release since 2009
-    # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one.
+    # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one (the
+    # line_separator_in_entries quirk).
     paras: list[str] = []
     for raw in body:
         for k, piece in enumerate(raw.split("\u2028")):

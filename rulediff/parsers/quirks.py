@@ -94,6 +94,49 @@ CR_CR_LF = register(
     reading it as two would split paragraphs and glossary entries.""",
 )
 
+LINE_SEPARATOR = register(
+    "line_separator_in_entries",
+    Kind.BYTES,
+    ("2026-08-07",),
+    """U+2028 inside glossary entries (the 2026-08-19 re-release of 2026-08-07): no line break
+    (base.split_lines breaks at CR and LF only, unlike str.splitlines), but a new paragraph of the
+    entry (official._entry_text).""",
+)
+
+# --- layout (parsers/official.py) -----------------------------------------------------------------
+
+DATE_IN_TITLE_LINE = register(
+    "date_in_title_line",
+    Kind.LAYOUT,
+    ("1999-04-23",),
+    """The release has no "These rules are effective as of ..." line; its date is in its title line,
+    "COMPREHENSIVE RULES 04/23/99" (official._title_line_date reads it, and the sniffer counts that
+    line as the dated title).""",
+)
+INTRODUCTION_WITHOUT_CONTENTS = register(
+    "introduction_without_contents",
+    Kind.LAYOUT,
+    ("1999-04-23..1999-11-01", "2003-05-26"),
+    """No Contents follows the Introduction: it ends at the first section line, "1. The Game"
+    (official.locate).""",
+)
+BACK_MATTER_SECTIONS = register(
+    "back_matter_sections",
+    Kind.LAYOUT,
+    ("1999-04-23..2003-03-15", "2003-07-01..2013-05-01"),
+    """Back matter besides Glossary and Credits: "Index" (1999), "Questions?" (1999-2009), "Customer
+    Service Information" (2010-2013). The rules end at the first of them (official.locate), and each is
+    kept as the document's back matter.""",
+)
+UNDERLINED_TITLES = register(
+    "underlined_titles",
+    Kind.LAYOUT,
+    ("1999-04-23",),
+    """Titles underlined with a line of dashes, equals signs or asterisks (numbered.UNDERLINE_RE): such a
+    line is no paragraph of the rules, the glossary or the back matter, and the rules' body ends before
+    it.""",
+)
+
 # --- layout (parsers/numbered.py) -----------------------------------------------------------------
 
 HARD_WRAPPED = register(
