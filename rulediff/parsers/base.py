@@ -17,6 +17,7 @@ from ..model import Document
 _MAC_HINTS = frozenset(b"\xd0\xd1\xd2\xd3\xd4\xd5\xa5\xaa\xa8\xc9")
 _CP1252_HINTS = frozenset(b"\x91\x92\x93\x94\x96\x97\x85\x99\xae")
 _CP1252_UNDEFINED = frozenset(b"\x81\x8d\x8f\x90\x9d")
+_MAC_HINT_BYTES, _CP1252_HINT_BYTES = bytes(sorted(_MAC_HINTS)), bytes(sorted(_CP1252_HINTS))
 
 
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\ufff0-\uffff]")
@@ -126,11 +127,12 @@ def _decode_as(data: bytes, enc: str) -> str:
 
 
 def _decode_single_byte(data: bytes) -> str:
-    # Counted with bytes.count, at C speed: a loop over every byte of a release took 60 ms.
     if any(b in data for b in _CP1252_UNDEFINED):
         return data.decode("mac-roman")
-    mac = sum(data.count(b) for b in _MAC_HINTS)
-    win = sum(data.count(b) for b in _CP1252_HINTS)
+    # How many of the bytes are hints, counted at C speed as what deleting them all takes away: one pass
+    # for each side (bytes.count is a pass per byte value, 5 ms for a release; a Python loop, 60 ms).
+    mac = len(data) - len(data.translate(None, _MAC_HINT_BYTES))
+    win = len(data) - len(data.translate(None, _CP1252_HINT_BYTES))
     if mac > win:
         return data.decode("mac-roman")
     return data.decode("cp1252")
