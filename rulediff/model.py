@@ -221,7 +221,13 @@ class GlossaryEntry:
     def make(cls, term: str, text: str, line: int) -> GlossaryEntry:
         """An entry; its numbered senses ("1. A zone. ...", "2. All the cards ...") are the text's
         paragraphs that start with a sense number."""
-        senses = tuple([p for p in text.split("\n") if _SENSE.match(p)]) if "." in text else ()
+        if "." not in text:
+            senses: tuple[str, ...] = ()
+        elif "\n" not in text:
+            # One paragraph (most entries): a sense only if it starts with a digit, tested before the regex.
+            senses = (text,) if text[:1].isdigit() and _SENSE.match(text) else ()
+        else:
+            senses = tuple([p for p in text.split("\n") if _SENSE.match(p)])
         # Filled through the slots, as Rule.make is (see there).
         g = _new_object(cls)
         _SET_TERM(g, term)
