@@ -10,11 +10,10 @@ from ..numbering import RuleNumber
 from . import quirks
 from .build import TreeBuilder
 
-RULE_RE = re.compile(
-    r"^(?P<num>(?P<heading>[1-9]\d{2})\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)"
-    r"(?P<dot>\.?)(?P<space>[ \t\u00a0]*)(?P<rest>.*)$",
-    re.S,
-)
+# A rule's number as printed: "702.15." (a rule, with its period), "702.15a" (a subrule).
+_NUMBER = r"(?P<num>(?P<heading>[1-9]\d{2})\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)"
+RULE_RE = re.compile(rf"^{_NUMBER}(?P<space>[ \t\u00a0]*)(?P<rest>.*)$", re.S)
+NUMBER_TOKEN_RE = re.compile(_NUMBER)  # (fullmatch: the number alone, as read before its first space)
 HEADING_RE = re.compile(r"^(?P<num>[1-9]\d{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 SECTION_RE = re.compile(r"^(?P<num>[1-9])\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 EXAMPLE_RE = re.compile(r"^(?:Example|EXAMPLE)s?\s*[:.]")
@@ -133,19 +132,34 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
 
 
 # A rule's number as printed before the first space of its paragraph ("702.15.", "702.15a") -> what
-# RULE_RE reads there: (number, str(number), spelling without the period, letters, period). Releases
-# print the same numbers again and again, so each is read by the regex once per process (then the
-# regex reads the same from that token whatever follows the space). Emptied when full.
+# RULE_RE reads there: (number, str(number), spelling without the period, letters, period). RULE_RE
+# reads the same from such a paragraph as NUMBER_TOKEN_RE from its token (the number's grammar ends
+# where the token does, and the blanks after it are RULE_RE's space), so the token alone is read, once
+# per process: releases print the same numbers again and again. Emptied when full.
 _Reading = tuple[RuleNumber, str, str, str, str]
 _TOKENS: dict[str, _Reading] = {}
 _TOKENS_MAX = 1 << 15
 _BLANKS = " \t\u00a0"  # what RULE_RE's space group takes
 
 
-def _remember(token: str, reading: _Reading) -> None:
+def _reading(spelled: str, heading: str, rule: str, letters: str | None, dot: str) -> _Reading:
+    """The number from the parts the regex read: what RuleNumber.parse makes of the spelling. Only a
+    leading zero ("100.01") or a digit of another script reads other than it is spelled."""
+    head = int(heading)
+    number = RuleNumber.make(head // 100, head, int(rule), letters or "")
+    key = spelled if spelled.isascii() and (rule[0] != "0" or len(rule) == 1) else str(number)
+    return number, key, spelled, letters or "", dot
+
+
+def _read_token(token: str) -> _Reading | None:
+    m = NUMBER_TOKEN_RE.fullmatch(token)
+    if m is None:
+        return None
+    reading = _reading(*m.groups())
     if len(_TOKENS) >= _TOKENS_MAX:
         _TOKENS.clear()
     _TOKENS[token] = reading
+    return reading
 
 
 def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bool) -> None:
@@ -154,7 +168,6 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
     parse_number = RuleNumber.parse
-    make_number = RuleNumber.make
     tokens = _TOKENS
     warn = builder.warn
     add_rule = builder.rule
@@ -169,11 +182,12 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
                 builder.continuation(s, line, " " if wrapped and not indented else "\n")
             continue
         token, space, rest = s.partition(" ")
-        reading = tokens.get(token) if space else None
+        reading = (tokens.get(token) or _read_token(token)) if space else None
         if reading is not None:
             num, key, spelled, letters, dot = reading
             rest = rest.lstrip(_BLANKS)
         else:
+            # Any other shape: no blank after the number, another blank, a heading, a section, a typo.
             # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
             # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
             h = None
@@ -199,14 +213,7 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
                 else:
                     builder.continuation(s, line, " " if wrapped and not indented else "\n")
                 continue
-            # The number from the parts the regex read (what RuleNumber.parse makes of the spelling).
-            # Only a leading zero ("100.01") or a digit of another script reads other than it is spelled.
-            head = int(heading)
-            num = make_number(head // 100, head, int(rule), letters or "")
-            key = spelled if spelled.isascii() and (rule[0] != "0" or len(rule) == 1) else str(num)
-            letters = letters or ""
-            if space[:1] == " ":
-                _remember(spelled + dot, (num, key, spelled, letters, dot))
+            num, key, spelled, letters, dot = _reading(spelled, heading, rule, letters, dot)
         if num.heading != current or (last is not None and num.heading != last.heading):
             # Only a number outside the heading (or the rule) we are in can be one of these misprints.
             swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
