@@ -40,10 +40,13 @@ def read_input(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
         raise ParseError(f"cannot read file: {e.strerror}", source=src) from None
     try:
         os.set_blocking(fd, True)
-        buf = bytearray()
-        while len(buf) <= limit:
+        # The chunks are kept as read and joined once at the end: a release fits one chunk, and joining
+        # one chunk returns it as it is, where a growing bytearray copied the whole input twice.
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
             try:
-                chunk = os.read(fd, min(CHUNK, limit + 1 - len(buf)))
+                chunk = os.read(fd, min(CHUNK, limit + 1 - size))
             except InterruptedError:
                 continue
             except OSError as e:
@@ -52,9 +55,10 @@ def read_input(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
                 raise ParseError(f"cannot read file: {e.strerror}", source=src) from None
             if not chunk:
                 break
-            buf += chunk
+            chunks.append(chunk)
+            size += len(chunk)
     finally:
         os.close(fd)
-    if len(buf) > limit:
+    if size > limit:
         raise ParseError(f"input goes on past {limit} bytes; refusing inputs over {limit} bytes", source=src)
-    return bytes(buf)
+    return b"".join(chunks)

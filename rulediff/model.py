@@ -57,7 +57,12 @@ class Example:
 
     @classmethod
     def make(cls, text: str, line: int) -> Example:
-        return cls(text, line)
+        # Filled through the slots, as Rule.make is (see there).
+        e = _new_object(cls)
+        _SET_EXAMPLE_TEXT(e, text)
+        _SET_EXAMPLE_LINE(e, line)
+        _SET_EXAMPLE_NORM(e, None)
+        return e
 
     @property
     def norm(self) -> str:
@@ -95,7 +100,6 @@ class Rule:
         number: RuleNumber | None,
         text: str,
         line: int,
-        *,
         title: str | None = None,
         examples: Iterable[Example] = (),
         category: str | None = None,
@@ -169,6 +173,7 @@ class Rule:
 
 
 _new_object = object.__new__
+_SET_EXAMPLE_TEXT, _SET_EXAMPLE_LINE, _SET_EXAMPLE_NORM = (Example.__dict__[f.name].__set__ for f in fields(Example))
 (
     _SET_NUMBER,
     _SET_TEXT,
@@ -216,8 +221,21 @@ class GlossaryEntry:
     def make(cls, term: str, text: str, line: int) -> GlossaryEntry:
         """An entry; its numbered senses ("1. A zone. ...", "2. All the cards ...") are the text's
         paragraphs that start with a sense number."""
-        senses = tuple(p for p in text.split("\n") if _SENSE.match(p)) if "." in text else ()
-        return cls(term, text, line, senses)
+        if "." not in text:
+            senses: tuple[str, ...] = ()
+        elif "\n" not in text:
+            # One paragraph (most entries): a sense only if it starts with a digit, tested before the regex.
+            senses = (text,) if text[:1].isdigit() and _SENSE.match(text) else ()
+        else:
+            senses = tuple([p for p in text.split("\n") if _SENSE.match(p)])
+        # Filled through the slots, as Rule.make is (see there).
+        g = _new_object(cls)
+        _SET_TERM(g, term)
+        _SET_ENTRY_TEXT(g, text)
+        _SET_ENTRY_LINE(g, line)
+        _SET_SENSES(g, senses)
+        _SET_ENTRY_NORM(g, None)
+        return g
 
     @property
     def norm(self) -> str:
@@ -226,6 +244,11 @@ class GlossaryEntry:
             n = normalize(self.text)
             object.__setattr__(self, "norm_cache", n)
         return n
+
+
+_SET_TERM, _SET_ENTRY_TEXT, _SET_ENTRY_LINE, _SET_SENSES, _SET_ENTRY_NORM = (
+    GlossaryEntry.__dict__[f.name].__set__ for f in fields(GlossaryEntry)
+)
 
 
 class Severity(StrEnum):

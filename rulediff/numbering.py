@@ -42,12 +42,33 @@ class RuleNumber:
     letters: str = ""
 
     @classmethod
+    def make(cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "") -> RuleNumber:
+        """``RuleNumber(section, heading, rule, letters)``, the same object, for the thousands a parse
+        makes: the slots are filled through their descriptors, which costs half of the frozen
+        __init__'s object.__setattr__ per field. The caller vouches for the parts (as the grammar
+        would read them: ``section == heading // 100``)."""
+        n = _new_object(RuleNumber)
+        _SET_SECTION(n, section)
+        _SET_HEADING(n, heading)
+        _SET_RULE(n, rule)
+        _SET_LETTERS(n, letters)
+        return n
+
+    @classmethod
     def parse(cls, text: str) -> RuleNumber:
         """Parse ``"702.15b"``; a trailing period (``"702.15."``) is accepted. Raises ValueError."""
-        return _parse_cached(text)
+        # Numbers are immutable and repeat in every release: each spelling is parsed once.
+        n = _PARSED.get(text)
+        if n is None:
+            n = cls._parse(text)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[text] = n
+        return n
 
     @classmethod
     def _parse(cls, text: str) -> RuleNumber:
+        make = RuleNumber.make
         s = text.strip()
         if s.endswith(".") and len(s) > 1:
             s = s[:-1]
@@ -58,18 +79,18 @@ class RuleNumber:
             if len(head) == 3 and head.isdigit() and head[0] != "0":
                 heading = int(head)
                 if not dot:
-                    return cls(heading // 100, heading)
+                    return make(heading // 100, heading)
                 k = len(tail.rstrip(_LOWER))
                 if 1 <= k <= 3 and len(tail) - k <= 2 and tail[:k].isdigit():
-                    return cls(heading // 100, heading, int(tail[:k]), tail[k:])
+                    return make(heading // 100, heading, int(tail[:k]), tail[k:])
         m = _NUMBER_RE.match(s)
         if not m:
             raise ValueError(f"not a rule number: {text!r}")
         if m.group("section"):
-            return cls(int(m.group("section")))
+            return make(int(m.group("section")))
         heading = int(m.group("heading"))
         rule = m.group("rule")
-        return cls(
+        return make(
             heading // 100,
             heading,
             int(rule) if rule is not None else None,
@@ -147,10 +168,13 @@ class RuleNumber:
         return RuleNumber(self.section, self.heading, self.rule, letters)
 
 
-@lru_cache(maxsize=1 << 15)
-def _parse_cached(text: str) -> RuleNumber:
-    # Numbers are immutable and repeat in every release: parse each spelling once.
-    return RuleNumber._parse(text)
+_new_object = object.__new__
+_SET_SECTION, _SET_HEADING, _SET_RULE, _SET_LETTERS = (
+    RuleNumber.__dict__[name].__set__ for name in ("section", "heading", "rule", "letters")
+)
+# Spelling -> number, emptied when full (a plain dict: a hit costs a lookup, not an LRU's bookkeeping).
+_PARSED: dict[str, RuleNumber] = {}
+_PARSED_MAX = 1 << 15
 
 
 def letter_index(letters: str) -> int:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from rulediff.model import Example, Rule
 from rulediff.numbering import RuleNumber
 from rulediff.parsers import base, official, parse_bytes
-from rulediff.parsers.base import Source, lf_text
-from rulediff.parsers.numbered import is_wrapped
+from rulediff.parsers.base import Source, lf_text, split_lines
+from rulediff.parsers.numbered import UNDERLINE_RE, is_wrapped
 from rulediff.parsers.quirks import QUIRKS, Kind
 from rulediff.text import normalize
 
@@ -48,13 +48,24 @@ def _fired_on_corpus() -> tuple[set[str], dict[str, set[str]]]:
         for w in doc.warnings:
             if w.quirk is not None:
                 fired[w.quirk].add(date)
-        layout = official.locate(src.lines, src.name)
-        if is_wrapped(src.lines, layout.body_start, layout.body_end):
+        lines = src.lines
+        layout = official.locate(lines, src.name)
+        if is_wrapped(lines, layout.body_start, layout.body_end):
             fired["hard_wrapped"].add(date)
         if b"\r\r\n" in src.data:
             fired["cr_cr_lf_line_breaks"].add(date)
         if manifest.get(f"txt/{path.name}", {}).get("encoding") == "mac-roman":
             fired["mac_roman_encoding"].add(date)
+        if "\u2028" in src.text:
+            fired["line_separator_in_entries"].add(date)
+        if official._effective_line_date(lines) is None and official._title_line_date(lines) is not None:
+            fired["date_in_title_line"].add(date)
+        if layout.intro is not None and lines[layout.intro[1]].strip().lower() != "contents":
+            fired["introduction_without_contents"].add(date)
+        if layout.others:
+            fired["back_matter_sections"].add(date)
+        if any(UNDERLINE_RE.match(ln) for ln in lines):
+            fired["underlined_titles"].add(date)
     return dates, fired
 
 
@@ -107,6 +118,17 @@ _BREAK = re.compile(r"\r\r\n|\r\n|\r")
 @given(st.text(alphabet="\r\na\u2028", max_size=40))
 def test_line_breaks_read_as_the_left_to_right_scan(text: str) -> None:
     assert lf_text(text) == _BREAK.sub("\n", text)
+    assert split_lines(text) == _BREAK.sub("\n", text).split("\n")
+    src = Source(text.encode(), "x.txt")
+    if src.text_or_none is not None:  # (an empty text is refused)
+        assert src.lines == src.text.split("\n") == split_lines(src.decoded)
+
+
+@given(st.text(alphabet="\r\nab", max_size=40), st.integers(0, 45))
+def test_a_sniffers_head_lines_are_the_split_head(text: str, size: int) -> None:
+    src = Source(text.encode(), "x.txt")
+    if src.text_or_none is not None:  # (an empty text is refused)
+        assert src.head_lines(size) == src.text[:size].split("\n")
 
 
 def test_every_space_but_the_space_is_unprintable() -> None:

@@ -27,32 +27,6 @@ def looks_like_title(text: str) -> bool:
     return (first.isupper() or first.isdigit() or first in "\"'\u201c") and len(t.split()) <= 10
 
 
-class _Node:
-    # A plain slotted class: thousands are made per release, and a dataclass's default factories
-    # would cost more than the rest of the node.
-    __slots__ = ("number", "parts", "line", "examples", "title", "category", "notes", "anchor", "last_is_example")
-
-    def __init__(
-        self,
-        number: RuleNumber | None,
-        parts: list[str],
-        line: int,
-        *,
-        title: str | None = None,
-        category: str | None = None,
-        anchor: str | None = None,
-    ) -> None:
-        self.number = number
-        self.parts = parts
-        self.line = line
-        self.examples: list[list[str | int]] = []
-        self.title = title
-        self.category = category
-        self.notes: list[str] = []
-        self.anchor = anchor
-        self.last_is_example = False
-
-
 class TreeBuilder:
     """Collects nodes in document order; attaches examples and continuation paragraphs to the
     current node; records duplicates and ordering problems as warnings."""
@@ -63,90 +37,119 @@ class TreeBuilder:
 
     def __init__(self, source: str = "<input>") -> None:
         self.source = source
-        self._nodes: list[_Node] = []
         self.warnings: list[ParseWarning] = []
-        self._seen: dict[RuleNumber, int] = {}
-
-    @property
-    def current(self) -> _Node | None:
-        return self._nodes[-1] if self._nodes else None
+        # The nodes as columns, one entry per node in document order: a release has thousands of
+        # nodes, and four list appends cost a fraction of an object made (and walked by the garbage
+        # collector) per node. A node's text is None until it has a paragraph (even an empty one).
+        self._numbers: list[RuleNumber | None] = []
+        self._texts: list[str | None] = []
+        self._lines: list[int] = []
+        self._anchors: list[str | None] = []
+        # What few nodes have, by position: titles and categories (unnumbered nodes), examples as
+        # [text, line] (a continuation extends the last one), notes.
+        self._titles: dict[int, str] = {}
+        self._categories: dict[int, str] = {}
+        self._examples: dict[int, list[list[str | int]]] = {}
+        self._notes: dict[int, list[str]] = {}
+        self._after_example = False  # whether the current node's last paragraph was an example
+        # Repeats of each number, by its canonical spelling (str(number)): a string hashes at C speed,
+        # a RuleNumber through the dataclass's Python __hash__.
+        self._seen: dict[str, int] = {}
 
     def warn(self, line: int, message: str, code: str = "quirk", *, quirk: str | None = None) -> None:
         self.warnings.append(ParseWarning(line, message, code, quirk=quirk))
 
-    def rule(self, number: RuleNumber, text: str, line: int, *, anchor: str | None = None) -> None:
+    def rule(self, number: RuleNumber, text: str, line: int, anchor: str | None = None, key: str | None = None) -> None:
+        """A numbered node; ``key`` is ``str(number)`` when the caller has it at hand."""
         # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
-        seen = self._seen.get(number, 0) + 1
-        self._seen[number] = seen
+        if key is None:
+            key = str(number)
+        seen = self._seen.get(key, 0) + 1
+        self._seen[key] = seen
         if seen > self.MAX_REPEATS:
-            first = next(n.line for n in self._nodes if n.number == number)
+            first = next(ln for n, ln in zip(self._numbers, self._lines, strict=True) if n == number)
             raise ParseError(
                 f"rule {number} appears more than {self.MAX_REPEATS} times (first at line {first}): "
                 "not a Comprehensive Rules document",
                 source=self.source,
                 line=line,
             )
-        self._nodes.append(_Node(number, [text] if text else [], line, anchor=anchor))
+        self._numbers.append(number)
+        self._texts.append(text or None)
+        self._lines.append(line)
+        self._anchors.append(anchor)
+        self._after_example = False
 
     def unnumbered(
         self, title: str, text: str, line: int, *, category: str | None = None, anchor: str | None = None
     ) -> None:
-        n = _Node(None, [text] if text else [], line, title=title, category=category, anchor=anchor)
-        self._nodes.append(n)
+        at = len(self._numbers)
+        self._numbers.append(None)
+        self._texts.append(text or None)
+        self._lines.append(line)
+        self._anchors.append(anchor)
+        self._after_example = False
+        self._titles[at] = title
+        if category is not None:
+            self._categories[at] = category
+
+    def first_text(self, text: str) -> bool:
+        """Make ``text`` the last node's text if it is a numbered node without one yet (not even an
+        empty one); whether it was."""
+        if not self._numbers or self._numbers[-1] is None or self._texts[-1] is not None:
+            return False
+        self._texts[-1] = text
+        return True
 
     def example(self, text: str, line: int) -> None:
-        node = self.current
-        if node is None:
+        if not self._numbers:
             self.warn(line, "example before any rule; dropped", "orphan")
             return
-        node.examples.append([text, line])
-        node.last_is_example = True
+        at = len(self._numbers) - 1
+        examples = self._examples.get(at)
+        if examples is None:
+            self._examples[at] = [[text, line]]
+        else:
+            examples.append([text, line])
+        self._after_example = True
 
     def note(self, text: str) -> None:
-        if self.current is not None:
-            self.current.notes.append(text)
+        if self._numbers:
+            self._notes.setdefault(len(self._numbers) - 1, []).append(text)
 
     def continuation(self, text: str, line: int, joiner: str = "\n") -> None:
         """A paragraph that belongs to whatever came last (the rule's text or its last example)."""
-        node = self.current
-        if node is None:
+        if not self._numbers:
             self.warn(line, "text before the first rule; dropped", "orphan")
             return
-        if node.last_is_example and node.examples:
-            ex = node.examples[-1]
+        if self._after_example:
+            ex = self._examples[len(self._numbers) - 1][-1]
             ex[0] = f"{ex[0]}{joiner}{text}"
-        elif node.parts:
-            node.parts[-1] = f"{node.parts[-1]}{joiner}{text}"
+        elif (last := self._texts[-1]) is not None:
+            self._texts[-1] = f"{last}{joiner}{text}"
         else:
-            node.parts.append(text)
+            self._texts[-1] = text
 
     def __len__(self) -> int:
-        return len(self._nodes)
+        return len(self._numbers)
 
     def build(self) -> tuple[tuple[Rule, ...], tuple[ParseWarning, ...]]:
         rules: list[Rule] = []
         make, example = Rule.make, Example.make
-        for n in self._nodes:
-            parts = n.parts
-            text = parts[0] if len(parts) == 1 else "\n".join(parts)
-            title = n.title
-            num = n.number
-            if title is None and num is not None and not num.letters:
-                level = num.level
-                if level in (Level.SECTION, Level.HEADING) or (level == Level.RULE and looks_like_title(text)):
-                    title = text.strip() or None
-            rules.append(
-                make(
-                    num,
-                    text,
-                    n.line,
-                    title=title,
-                    examples=[example(str(t), int(ln)) for t, ln in n.examples] if n.examples else (),
-                    category=n.category,
-                    notes=n.notes,
-                    anchor=n.anchor,
-                )
-            )
+        titles, categories, all_examples, all_notes = self._titles, self._categories, self._examples, self._notes
+        columns = zip(self._numbers, self._texts, self._lines, self._anchors, strict=True)
+        for at, (num, text, line, anchor) in enumerate(columns):
+            text = text or ""
+            title = titles.get(at) if titles else None
+            # A section's or a heading's text is its title, and a rule's when it reads as one (not a
+            # subrule's): told from the number's parts, which is what its level is made of.
+            if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
+                title = text.strip() or None
+            found = all_examples.get(at) if all_examples else None
+            examples = tuple([example(str(t), int(ln)) for t, ln in found]) if found else ()
+            notes = tuple(all_notes.get(at, ())) if all_notes else ()
+            category = categories.get(at) if categories else None
+            rules.append(make(num, text, line, title, examples, category, notes, anchor))
         return tuple(rules), tuple(self.warnings)
 
 

@@ -119,7 +119,7 @@ def sniff_viewer(src: Source) -> float:
     text = src.text_or_none
     if text is None:
         return 0.0
-    return 0.95 if _viewer_header(text[:2000].split("\n")) else 0.0
+    return 0.95 if _viewer_header(src.head_lines(2000)) else 0.0
 
 
 def parse_viewer(src: Source) -> Document:

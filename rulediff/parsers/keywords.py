@@ -40,7 +40,7 @@ def sniff(src: Source) -> float:
     text = src.text_or_none
     if text is None or re.search(r"^\s*[1-9]\d{2}\.\d", text[:200000], re.M):
         return 0.0
-    lines = text[:100000].split("\n")
+    lines = src.head_lines(100000)
     heads = [i for i in range(len(lines)) if _is_heading(lines, i)]
     defining = sum(
         1

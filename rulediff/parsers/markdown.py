@@ -27,7 +27,7 @@ def sniff(src: Source) -> float:
     text = src.text_or_none
     if text is None:
         return 0.0
-    head = text[:50000].split("\n")
+    head = src.head_lines(50000)
     hits = sum(1 for ln in head if _BOLD_NUMBER.match(ln))
     return 0.9 if hits >= 3 else 0.0
 

@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..numbering import RuleNumber
 from . import quirks
 from .build import TreeBuilder
 
-RULE_RE = re.compile(
-    r"^(?P<num>[1-9]\d{2}\.\d{1,3}(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)(?P<space>[ \t\u00a0]*)(?P<rest>.*)$", re.S
-)
+# A rule's number as printed: "702.15." (a rule, with its period), "702.15a" (a subrule).
+_NUMBER = r"(?P<num>(?P<heading>[1-9]\d{2})\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)"
+RULE_RE = re.compile(rf"^{_NUMBER}(?P<space>[ \t\u00a0]*)(?P<rest>.*)$", re.S)
+NUMBER_TOKEN_RE = re.compile(_NUMBER)  # (fullmatch: the number alone, as read before its first space)
 HEADING_RE = re.compile(r"^(?P<num>[1-9]\d{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 SECTION_RE = re.compile(r"^(?P<num>[1-9])\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 EXAMPLE_RE = re.compile(r"^(?:Example|EXAMPLE)s?\s*[:.]")
-UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")
+UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")  # the underlined_titles quirk
 _END_OF_PARAGRAPH = re.compile(r"""[.:!?)"\u201d]\s*$""")
 
 
-@dataclass(slots=True)
-class Paragraph:
+# A paragraph of a body as read_body reads it: its 1-based line, its text, whether its line was
+# indented, and the anchor (``id``) a web page gave it. paragraphs() makes plain tuples (thousands per
+# release; a named tuple's constructor is a Python call); read_body unpacks each in one step.
+ParagraphTuple = tuple[int, str, bool, str | None]
+
+
+class Paragraph(NamedTuple):
+    """The same tuple with names, for readers that make and read paragraphs one by one (HTML)."""
+
     line: int
     text: str
     indented: bool
@@ -69,21 +78,21 @@ def plausible_successor(prev: RuleNumber | None, cand: RuleNumber) -> bool:
     return cand.heading - prev.heading <= 1
 
 
-def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Paragraph]:
+def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[ParagraphTuple]:
     """Group the lines of a region into paragraphs, 1-based line numbers, underlines dropped.
 
     In hard-wrapped text a line that begins with a number starts a new item only after a finished
     sentence, or when it is the plausible next rule and the previous line does not lead into a
     cross-reference ("...see rule" / "119.3.").
     """
-    out: list[Paragraph] = []
+    out: list[ParagraphTuple] = []
     if not wrapped:
-        for i in range(start, end):
-            raw = lines[i]
-            s = raw.strip()
-            if s and not (s[0] in "-=*" and UNDERLINE_RE.match(s)):
-                out.append(Paragraph(i + 1, s, raw[:1].isspace()))
-        return out
+        # One line, one paragraph: a comprehension (the release's every line passes here once).
+        return [
+            (i + 1, s, raw[:1].isspace(), None)
+            for i, raw in enumerate(lines[start:end], start)
+            if (s := raw.strip()) and not (s[0] in "-=*" and UNDERLINE_RE.match(s))
+        ]
     buf: list[str] = []
     first = 0
     indented = False
@@ -91,7 +100,7 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
 
     def flush() -> None:
         if buf:
-            out.append(Paragraph(first + 1, " ".join(buf), indented))
+            out.append((first + 1, " ".join(buf), indented, None))
             buf.clear()
 
     for i in range(start, end):
@@ -122,68 +131,109 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
     return out
 
 
-def read_body(paras: list[Paragraph], builder: TreeBuilder, wrapped: bool) -> None:
+# A rule's number as printed before the first space of its paragraph ("702.15.", "702.15a") -> what
+# RULE_RE reads there: (number, str(number), spelling without the period, letters, period). RULE_RE
+# reads the same from such a paragraph as NUMBER_TOKEN_RE from its token (the number's grammar ends
+# where the token does, and the blanks after it are RULE_RE's space), so the token alone is read, once
+# per process: releases print the same numbers again and again. Emptied when full.
+_Reading = tuple[RuleNumber, str, str, str, str]
+_TOKENS: dict[str, _Reading] = {}
+_TOKENS_MAX = 1 << 15
+_BLANKS = " \t\u00a0"  # what RULE_RE's space group takes
+
+
+def _reading(spelled: str, heading: str, rule: str, letters: str | None, dot: str) -> _Reading:
+    """The number from the parts the regex read: what RuleNumber.parse makes of the spelling. Only a
+    leading zero ("100.01") or a digit of another script reads other than it is spelled."""
+    head = int(heading)
+    number = RuleNumber.make(head // 100, head, int(rule), letters or "")
+    key = spelled if spelled.isascii() and (rule[0] != "0" or len(rule) == 1) else str(number)
+    return number, key, spelled, letters or "", dot
+
+
+def _read_token(token: str) -> _Reading | None:
+    m = NUMBER_TOKEN_RE.fullmatch(token)
+    if m is None:
+        return None
+    reading = _reading(*m.groups())
+    if len(_TOKENS) >= _TOKENS_MAX:
+        _TOKENS.clear()
+    _TOKENS[token] = reading
+    return reading
+
+
+def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bool) -> None:
     """Numbered paragraphs into the builder: sections, headings, rules, subrules, examples and
     continuations, reading through the misprints registered in parsers/quirks.py."""
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
     parse_number = RuleNumber.parse
+    tokens = _TOKENS
     warn = builder.warn
-    for p in paras:
-        s = p.text
+    add_rule = builder.rule
+    for line, s, indented, anchor in paras:
         if not s[:1].isdigit():
             # Neither a number nor a typo around one: the cheap common case.
             if EXAMPLE_RE.match(s):
-                builder.example(s, p.line)
+                builder.example(s, line)
             elif len(s) <= 2:
-                warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
+                warn(line, f"stray text {s!r} between rules; dropped", "stray")
             else:
-                builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")
+                builder.continuation(s, line, " " if wrapped and not indented else "\n")
             continue
-        h = HEADING_RE.match(s)
-        if h:
-            fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
-            if fixed:
-                msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
-                warn(p.line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
-                s = fixed[0] + fixed[1]
-                h = None
-        m = RULE_RE.match(s)
-        if m is not None:
-            spelled, letters, dot, space, rest = m.group("num", "letters", "dot", "space", "rest")
-        if m is not None and (space or dot or not rest):
-            num = parse_number(spelled)
+        token, space, rest = s.partition(" ")
+        reading = (tokens.get(token) or _read_token(token)) if space else None
+        if reading is not None:
+            num, key, spelled, letters, dot = reading
+            rest = rest.lstrip(_BLANKS)
+        else:
+            # Any other shape: no blank after the number, another blank, a heading, a section, a typo.
+            # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
+            # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
+            h = None
+            m = RULE_RE.match(s)
+            if m is None and (h := HEADING_RE.match(s)) is not None:
+                fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
+                if fixed:
+                    msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
+                    warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
+                    s = fixed[0] + fixed[1]
+                    h = None
+                    m = RULE_RE.match(s)
+            if m is not None:
+                spelled, heading, rule, letters, dot, space, rest = m.groups()
+            if m is None or not (space or dot or not rest):
+                if h:
+                    current = int(h.group("num"))
+                    add_rule(parse_number(h.group("num")), h.group("rest"), line, anchor)
+                elif sec := SECTION_RE.match(s):
+                    add_rule(parse_number(sec.group("num")), sec.group("rest"), line, anchor)
+                elif len(s) <= 2 and not s.isdigit():
+                    warn(line, f"stray text {s!r} between rules; dropped", "stray")
+                else:
+                    builder.continuation(s, line, " " if wrapped and not indented else "\n")
+                continue
+            num, key, spelled, letters, dot = _reading(spelled, heading, rule, letters, dot)
+        if num.heading != current or (last is not None and num.heading != last.heading):
+            # Only a number outside the heading (or the rule) we are in can be one of these misprints.
             swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED
             if swapped is None:
                 swapped, q = quirks.stray_subrule(num, last), quirks.STRAY_SUBRULE
             if swapped is not None:
-                warn(p.line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
-                num = swapped
-            last = num
-            if letters and dot:
-                msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
-            elif not letters and not dot:
-                msg = f"rule {num} is written without its period; read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
-            if rest.startswith(spelled + " "):
-                msg = f"rule number {num} is printed twice; read once"
-                warn(p.line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
-                rest = rest[len(spelled) + 1 :]
-            if rest and not space:
-                msg = f"no space after rule number {num}; read as {num}"
-                warn(p.line, msg, "typo", quirk=quirks.NO_SPACE.name)
-            builder.rule(num, rest, p.line, anchor=p.anchor)
-            continue
-        if h:
-            current = int(h.group("num"))
-            builder.rule(parse_number(h.group("num")), h.group("rest"), p.line, anchor=p.anchor)
-            continue
-        m = SECTION_RE.match(s)
-        if m:
-            builder.rule(parse_number(m.group("num")), m.group("rest"), p.line, anchor=p.anchor)
-            continue
-        if len(s) <= 2 and not s.isdigit():
-            warn(p.line, f"stray text {s!r} between rules; dropped", "stray")
-            continue
-        builder.continuation(s, p.line, " " if wrapped and not p.indented else "\n")
+                warn(line, f"rule {num} sits inside rule {current}; read as {swapped}", "typo", quirk=q.name)
+                num, key = swapped, str(swapped)
+        last = num
+        if letters and dot:
+            msg = f"subrule {num} is written with a period ('{num}.'); read as {num}"
+            warn(line, msg, "typo", quirk=quirks.SUBRULE_PERIOD.name)
+        elif not letters and not dot:
+            msg = f"rule {num} is written without its period; read as {num}"
+            warn(line, msg, "typo", quirk=quirks.RULE_WITHOUT_PERIOD.name)
+        if rest.startswith(spelled + " "):
+            msg = f"rule number {num} is printed twice; read once"
+            warn(line, msg, "typo", quirk=quirks.NUMBER_TWICE.name)
+            rest = rest[len(spelled) + 1 :]
+        if rest and not space:
+            msg = f"no space after rule number {num}; read as {num}"
+            warn(line, msg, "typo", quirk=quirks.NO_SPACE.name)
+        add_rule(num, rest, line, anchor, key)

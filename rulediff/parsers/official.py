@@ -18,6 +18,7 @@ DESCRIPTION = "official .txt release, 1999-today (any encoding and line ending, 
 
 FIRST_RULE_RE = re.compile(r"^\s*100\.1(?:\.|\s)")
 _EFFECTIVE_RE = re.compile(r"(?:effective|current)\s+as\s+of\s+(?P<rest>.{6,40})", re.I)
+# Every release ends with Glossary and Credits; some have more (the back_matter_sections quirk).
 _BACK_MATTER = ("glossary", "credits", "index", "questions?", "customer service information")
 _BACK_MATTER_LONGEST = max(map(len, _BACK_MATTER))
 
@@ -28,9 +29,9 @@ def sniff(src: Source) -> float:
         return 0.0
     head = text[:6000]
     score = 0.0
-    if re.search(r"Comprehensive Rules|COMPREHENSIVE RULES", head):
+    if "Comprehensive Rules" in head or "COMPREHENSIVE RULES" in head:
         score += 0.3
-    if _EFFECTIVE_RE.search(head) or re.search(r"^COMPREHENSIVE RULES\s+\d\d/\d\d/\d\d", head, re.M):
+    if _EFFECTIVE_RE.search(head) or _DATED_TITLE_LINE.search(head):
         score += 0.2
     if _line_matching(text, "100.1", _FIRST_RULE_LINE):
         score += 0.3
@@ -39,6 +40,8 @@ def sniff(src: Source) -> float:
     return min(score, 1.0)
 
 
+# Compiled here, not at the first sniff: a process's first parse would pay for compiling them.
+_DATED_TITLE_LINE = re.compile(r"^COMPREHENSIVE RULES\s+\d\d/\d\d/\d\d", re.M)
 _FIRST_RULE_LINE = re.compile(r"^\s*100\.1\.? ", re.M)
 _GLOSSARY_LINE = re.compile(r"^-{0,3}\s*Glossary\s*$", re.M)
 
@@ -56,14 +59,23 @@ def _line_matching(text: str, word: str, line_re: re.Pattern[str]) -> bool:
 
 
 def _effective_date(lines: list[str]) -> date | None:
-    head = lines[:80]
-    for ln in head:
+    return _effective_line_date(lines) or _title_line_date(lines)
+
+
+def _effective_line_date(lines: list[str]) -> date | None:
+    """The date of "These rules are effective as of ...", near the top."""
+    for ln in lines[:80]:
         m = _EFFECTIVE_RE.search(ln)
         if m:
             d = parse_date_text(m.group("rest"))
             if d:
                 return d
-    for ln in head[:12]:
+    return None
+
+
+def _title_line_date(lines: list[str]) -> date | None:
+    """The date in the title line, "COMPREHENSIVE RULES 04/23/99": the ``date_in_title_line`` quirk."""
+    for ln in lines[:12]:
         if "COMPREHENSIVE RULES" in ln.upper():
             d = parse_date_text(ln)
             if d:
@@ -102,12 +114,15 @@ def locate(lines: list[str], source: str) -> Layout:
         break
     marks: list[tuple[str, int]] = []
     longest = _BACK_MATTER_LONGEST
-    for i in range(first_rule, len(lines)):
-        ln = lines[i]
-        # Back-matter titles are short lines: the length test spares the strip and lower of the rest.
-        if len(ln) > longest and len(ln.strip()) > longest:
-            continue
-        key = ln.strip().lower()
+    # Back-matter titles are short lines: the length test spares the strip and lower of the rest, and
+    # a comprehension walks the release's lines at a fraction of a loop's cost.
+    short = [
+        i
+        for i, ln in enumerate(lines[first_rule:], first_rule)
+        if ln and (len(ln) <= longest or len(ln.strip()) <= longest)
+    ]
+    for i in short:
+        key = lines[i].strip().lower()
         if key in _BACK_MATTER and not any(k == key for k, _ in marks):
             marks.append((key, i))
     body_end = marks[0][1] if marks else len(lines)
@@ -124,6 +139,7 @@ def locate(lines: list[str], source: str) -> Layout:
     intro = None
     intro_at = next((i for i in range(min(first_rule, 200)) if lines[i].strip().lower() == "introduction"), None)
     if intro_at is not None:
+        # (a release without Contents goes on to its first section: introduction_without_contents)
         stop = next(
             (i for i in range(intro_at + 1, start) if lines[i].strip().lower() in ("contents", "1. the game")),
             start,
@@ -178,7 +194,10 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
 
 
 def _entry_text(body: list[str], wrapped: bool) -> str:
-    # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one.
+    if len(body) == 1 and "\u2028" not in body[0]:
+        return body[0].strip()  # one line, one paragraph: most entries of every release since 2009
+    # Paragraphs: a blank line (kept as ""), an indented continuation, or U+2028 starts one (the
+    # line_separator_in_entries quirk).
     paras: list[str] = []
     for raw in body:
         for k, piece in enumerate(raw.split("\u2028")):
@@ -199,13 +218,14 @@ def _entry_text(body: list[str], wrapped: bool) -> str:
 
 
 def parse(src: Source) -> Document:
-    return parse_lines(src, src.lines, NAME)
+    return parse_lines(src, src.lines, NAME, src.text)
 
 
-def parse_lines(src: Source, lines: list[str], fmt: str) -> Document:
-    """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines."""
+def parse_lines(src: Source, lines: list[str], fmt: str, text: str | None = None) -> Document:
+    """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines.
+    ``text`` is the lines joined with LF, when the source has it at hand."""
     source = src.name
-    lines, fixed = quirks.apply(lines, source)
+    lines, fixed = quirks.apply(lines, source, text)
     layout = locate(lines, source)
     wrapped = is_wrapped(lines, layout.body_start, layout.body_end)
     builder = TreeBuilder(source)

@@ -35,7 +35,7 @@ def sniff(src: Source) -> float:
     text = src.text_or_none
     if text is None:
         return 0.0
-    lines = text[:200000].split("\n")
+    lines = src.head_lines(200000)
     rules = sum(1 for ln in lines if _is_rule_line(ln))
     if rules < 5 or "\n100.1" in text[:200000] and re.search(r"^Glossary\s*$", text, re.M):
         return 0.0

@@ -94,6 +94,49 @@ CR_CR_LF = register(
     reading it as two would split paragraphs and glossary entries.""",
 )
 
+LINE_SEPARATOR = register(
+    "line_separator_in_entries",
+    Kind.BYTES,
+    ("2026-08-07",),
+    """U+2028 inside glossary entries (the 2026-08-19 re-release of 2026-08-07): no line break
+    (base.split_lines breaks at CR and LF only, unlike str.splitlines), but a new paragraph of the
+    entry (official._entry_text).""",
+)
+
+# --- layout (parsers/official.py) -----------------------------------------------------------------
+
+DATE_IN_TITLE_LINE = register(
+    "date_in_title_line",
+    Kind.LAYOUT,
+    ("1999-04-23",),
+    """The release has no "These rules are effective as of ..." line; its date is in its title line,
+    "COMPREHENSIVE RULES 04/23/99" (official._title_line_date reads it, and the sniffer counts that
+    line as the dated title).""",
+)
+INTRODUCTION_WITHOUT_CONTENTS = register(
+    "introduction_without_contents",
+    Kind.LAYOUT,
+    ("1999-04-23..1999-11-01", "2003-05-26"),
+    """No Contents follows the Introduction: it ends at the first section line, "1. The Game"
+    (official.locate).""",
+)
+BACK_MATTER_SECTIONS = register(
+    "back_matter_sections",
+    Kind.LAYOUT,
+    ("1999-04-23..2003-03-15", "2003-07-01..2013-05-01"),
+    """Back matter besides Glossary and Credits: "Index" (1999), "Questions?" (1999-2009), "Customer
+    Service Information" (2010-2013). The rules end at the first of them (official.locate), and each is
+    kept as the document's back matter.""",
+)
+UNDERLINED_TITLES = register(
+    "underlined_titles",
+    Kind.LAYOUT,
+    ("1999-04-23",),
+    """Titles underlined with a line of dashes, equals signs or asterisks (numbered.UNDERLINE_RE): such a
+    line is no paragraph of the rules, the glossary or the back matter, and the rules' body ends before
+    it.""",
+)
+
 # --- layout (parsers/numbered.py) -----------------------------------------------------------------
 
 HARD_WRAPPED = register(
@@ -208,12 +251,13 @@ def rule_505_5_printed_as_505_54(line: str) -> str:
     return line.replace("505.54.", "505.5.", 1)
 
 
-def apply(lines: list[str], source: str) -> tuple[list[str], list[ParseWarning]]:
+def apply(lines: list[str], source: str, text: str | None = None) -> tuple[list[str], list[ParseWarning]]:
     """Run every line fix whose marker line occurs in ``lines``; each fix it makes is reported as a
-    warning on its line. ``lines`` is not modified (a fixed copy is returned)."""
+    warning on its line. ``lines`` is not modified (a fixed copy is returned). ``text`` is the lines
+    joined with LF, when the caller has it (then they are not joined again here)."""
     markers = {q.marker: q for q in LINE_FIXES}
     warnings: list[ParseWarning] = []
-    joined = "\n".join(lines)
+    joined = "\n".join(lines) if text is None else text
     if not any(m and m in joined for m in markers):
         # A marker line is in the text only if the marker is: one C-speed search each, most releases.
         return lines, warnings

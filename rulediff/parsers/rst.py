@@ -76,8 +76,7 @@ def parse(src: Source) -> Document:
                 # The admonition's title is the word the official text starts its examples with.
                 b.example(f"Example: {text}", para_line)
                 example_open = True
-        elif b.current is not None and b.current.number is not None and not b.current.parts:
-            b.current.parts.append(parts[0])
+        elif b.first_text(parts[0]):
             for ex in parts[1:]:
                 b.example(ex, para_line)
         else:

@@ -1,0 +1,70 @@
+"""read_body's fast paths read what the number grammar reads: a rule number made from the regex's parts is
+RuleNumber.parse of its spelling, and repeats are counted per number whatever its spelling."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulediff.errors import ParseError
+from rulediff.numbering import RuleNumber
+from rulediff.parsers.build import TreeBuilder
+from rulediff.parsers.numbered import RULE_RE, Paragraph, read_body
+
+# Digits as the regex's \d reads them: ASCII and others (int() reads both).
+_DIGIT = st.sampled_from("0123456789\u0663\u0968")
+_SPELLING = st.builds(
+    lambda h, d2, r, letters: f"{h}{d2}.{r}{letters}",
+    st.sampled_from("123456789"),
+    st.text(_DIGIT, min_size=2, max_size=2),
+    st.text(_DIGIT, min_size=1, max_size=3),
+    st.text(st.sampled_from("abklmoz"), max_size=2),
+)
+
+
+_BLANK_RUNS = st.sampled_from(["", " ", "\u00a0", "  ", " \t", "\t ", " \u00a0 "])
+_RESTS = st.sampled_from(["", "Text.", "702.1 Text.", " x", "702.1a Twice."])
+
+
+@given(_SPELLING, st.sampled_from(["", "."]), _BLANK_RUNS, _RESTS, st.booleans())
+def test_a_rule_paragraph_reads_the_number_parse_reads(
+    spelling: str, dot: str, space: str, rest: str, twice: bool
+) -> None:
+    text = spelling + dot + space + (f"{spelling} {rest}" if twice else rest)
+    m = RULE_RE.match(text)
+    assert m is not None
+    b = TreeBuilder("x.txt")
+    read_body([Paragraph(1, text, False)], b, wrapped=False)
+    rules, warnings = b.build()
+    # Read again: now from the token the first reading remembered, with the same result.
+    again = TreeBuilder("x.txt")
+    read_body([Paragraph(1, text, False)], again, wrapped=False)
+    assert again.build() == (rules, warnings)
+    if space or dot or not rest:
+        want = RuleNumber.parse(m["num"])
+        assert len(rules) == 1 and rules[0].number == want
+        got = rules[0].number
+        assert got is not None
+        assert (got.section, got.heading, got.rule, got.letters) == (
+            want.section,
+            want.heading,
+            want.rule,
+            want.letters,
+        )
+        assert hash(got) == hash(want) and str(got) == str(want)
+
+
+def test_make_is_the_constructor() -> None:
+    for parts in [(7,), (7, 702), (7, 702, 15), (7, 704, 5, "aa")]:
+        made, built = RuleNumber.make(*parts), RuleNumber(*parts)  # type: ignore[arg-type]
+        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+
+
+def test_repeats_are_counted_per_number_whatever_the_spelling() -> None:
+    half = TreeBuilder.MAX_REPEATS // 2 + 1
+    paras = [
+        Paragraph(i, f"{spelling}. Text.", False) for i, spelling in enumerate(["100.1"] * half + ["100.01"] * half)
+    ]
+    with pytest.raises(ParseError, match="rule 100.1 appears more than"):
+        read_body(paras, TreeBuilder("x.txt"), wrapped=False)
