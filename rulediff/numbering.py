@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache, total_ordering
 
@@ -40,6 +40,9 @@ class RuleNumber:
     heading: int | None = None
     rule: int | None = None
     letters: str = ""
+    # The canonical spelling ("702.15b"), worked out once: str() of a number is asked for every node of
+    # every alignment. Not part of equality, order or hash.
+    spelled: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def make(cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "") -> RuleNumber:
@@ -52,6 +55,7 @@ class RuleNumber:
         _SET_HEADING(n, heading)
         _SET_RULE(n, rule)
         _SET_LETTERS(n, letters)
+        _SET_SPELLED(n, "")
         return n
 
     @classmethod
@@ -150,11 +154,16 @@ class RuleNumber:
         return self.sort_key < other.sort_key
 
     def __str__(self) -> str:
-        if self.heading is None:
-            return str(self.section)
-        if self.rule is None:
-            return str(self.heading)
-        return f"{self.heading}.{self.rule}{self.letters}"
+        s = self.spelled
+        if not s:
+            if self.heading is None:
+                s = str(self.section)
+            elif self.rule is None:
+                s = str(self.heading)
+            else:
+                s = f"{self.heading}.{self.rule}{self.letters}"
+            object.__setattr__(self, "spelled", s)
+        return s
 
     def __repr__(self) -> str:
         return f"RuleNumber({str(self)!r})"
@@ -169,8 +178,8 @@ class RuleNumber:
 
 
 _new_object = object.__new__
-_SET_SECTION, _SET_HEADING, _SET_RULE, _SET_LETTERS = (
-    RuleNumber.__dict__[name].__set__ for name in ("section", "heading", "rule", "letters")
+_SET_SECTION, _SET_HEADING, _SET_RULE, _SET_LETTERS, _SET_SPELLED = (
+    RuleNumber.__dict__[name].__set__ for name in ("section", "heading", "rule", "letters", "spelled")
 )
 # Spelling -> number, emptied when full (a plain dict: a hit costs a lookup, not an LRU's bookkeeping).
 _PARSED: dict[str, RuleNumber] = {}

@@ -43,6 +43,10 @@ def word_count(text: str) -> int:
     return len(words(text))
 
 
+# The children of every leaf (shared: the tree is read, never changed, once made).
+_LEAF: list[int] = []
+
+
 class Side:
     """One document as the matcher sees it. Tree facts are lists over every position; the comparison forms
     are methods that compute a node's form on first use and keep it (documents are immutable)."""
@@ -73,7 +77,8 @@ class Side:
         self.rules = rules
         level = [UNNUMBERED] * n
         parent = [-1] * n
-        children: list[list[int]] = [[] for _ in range(n)]
+        # Leaves share one empty list, never appended to: a node's own list is made at its first child.
+        children: list[list[int]] = [_LEAF] * n
         labels: list[str | None] = [None] * n
         raw: list[RawKey] = [""] * n
         dparent: list[str] = [""] * n
@@ -86,7 +91,7 @@ class Side:
             raw[i] = (r.text, tuple([e.text for e in ex])) if ex else r.text
             if num is None:
                 continue  # an unnumbered node (a keyword summary) compares at the rule level
-            s = str(num)
+            s = num.spelled or str(num)
             # The level, and the keys of the ancestors nearest first, read off the canonical spelling
             # ("702.15b" -> "702.15", "702", "7"): no RuleNumber is made or hashed per node.
             if num.heading is None:
@@ -120,7 +125,11 @@ class Side:
                 labels[i] = f"{s}#{seen + 1}"
             if p >= 0:
                 parent[i] = p
-                children[p].append(i)
+                kids = children[p]
+                if kids is _LEAF:
+                    children[p] = [i]
+                else:
+                    kids.append(i)
         self.level = level
         self.parent = parent
         self.children = children
