@@ -50,6 +50,14 @@ def _big_repeated(tmp: Path) -> list[str]:
     return ["parse", _write(tmp, "big.txt", (head + body + "Glossary\n\nA\nB.\n\nCredits\n\nC\n").encode())]
 
 
+def _impossible_date(tmp: Path) -> list[str]:
+    """A release that dates itself February 30: read as undated (a warning), never a crash."""
+    text = _release_text()
+    dated = text.replace("effective as of", "effective as of February 30, 2020. Formerly", 1)
+    assert dated != text
+    return ["parse", _write(tmp, "feb30.txt", dated.encode("utf-8"))]
+
+
 def _foreign_sqlite(tmp: Path) -> list[str]:
     import sqlite3
 
@@ -306,6 +314,7 @@ CASES = [
         "--as-of '2026-02-30': no such day",
     ),
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
+    Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
 ]
 

@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
 from ..errors import ParseError
 from ..model import Document
@@ -182,14 +182,13 @@ def parse_date_text(text: str) -> date | None:
     """The first date written as "January 16, 2026" or "04/23/99" in ``text``."""
     m = _DATE_RE.search(text)
     if m:
-        day = int(m["d"])
-        if 1 <= day <= 31:
-            # The month's number from its name: the first strptime of a process imports _strptime and
-            # builds its locale's regexes (3 ms of a parse). date() refuses "February 30" with the same
-            # ValueError strptime raises.
-            return date(int(m["y"]), _MONTH_NUMBER[m["m"]], day)
-        # strptime's own error for a day it cannot read at all ("0", "45").
-        return datetime.strptime(f"{m['m']} {m['d']} {m['y']}", "%B %d %Y").date()
+        # The month's number from its name (the first strptime of a process imports _strptime and builds
+        # its locale's regexes: 3 ms of a parse). A day the month does not have ("February 30",
+        # "January 45") is no date: the text then states none, and the reader says so.
+        try:
+            return date(int(m["y"]), _MONTH_NUMBER[m["m"]], int(m["d"]))
+        except ValueError:
+            return None
     n = _DATE_NUM_RE.search(text)
     if n:
         y = int(n["y"])
