@@ -7,7 +7,6 @@ import os
 
 from ..errors import FormatError
 from ..inputs import MAX_BYTES, read_input
-from ..lint import lint as run_lint
 from ..model import Document
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
 from .base import Format, Source
@@ -74,6 +73,8 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None,
 
 def with_lint(doc: Document) -> Document:
     """The document with rulediff.lint's findings merged into its parser warnings, ordered by line."""
+    from ..lint import lint as run_lint  # here: a parse without lint (every diff) does not load it
+
     found = run_lint(doc)
     seen = {(w.line, w.code) for w in doc.warnings}
     merged = sorted([*doc.warnings, *(w for w in found if (w.line, w.code) not in seen)], key=lambda w: w.line)
