@@ -329,3 +329,23 @@ def test_alignments_record_their_engine_and_a_newer_engine_re_aligns(tmp_path: P
         assert arc.stale_alignments() == []
         assert dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments")) == good
         assert _lineage_partition(arc) == lineages
+
+
+def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite"
+    with Archive.open(path) as arc:
+        for f in _SMALL[:2]:
+            arc.add_file(f)
+        labels = [v.label for v in arc.versions()]
+    # As migration 6 left archives: the compressed bytes in the versions row, no raws table.
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("ALTER TABLE versions ADD COLUMN raw BLOB")
+    db.execute("UPDATE versions SET raw = (SELECT raw FROM raws WHERE version_id = versions.id)")
+    db.execute("DROP TABLE raws")
+    db.execute("DELETE FROM migrations WHERE id = 7")
+    db.close()
+    with Archive.open(path) as arc:
+        assert [arc.raw(label) for label in labels] == [f.read_bytes() for f in _SMALL[:2]]
+        assert "raw" not in {r[1] for r in arc.db.execute("PRAGMA table_info(versions)")}
+        arc.remove(labels[0])
+        assert arc.db.execute("SELECT count(*) FROM raws").fetchone()[0] == 1

@@ -169,7 +169,7 @@ class ArchiveBase:
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)
-        (blob,) = self.db.execute("SELECT raw FROM versions WHERE id = ?", (v.id,)).fetchone()
+        (blob,) = self.db.execute("SELECT raw FROM raws WHERE version_id = ?", (v.id,)).fetchone()
         return zlib.decompress(blob)
 
     # -- documents ------------------------------------------------------------------------------

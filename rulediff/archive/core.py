@@ -114,7 +114,7 @@ class Archive(CorrectingArchive):
             seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM versions").fetchone()[0]
             cur = self.db.execute(
                 "INSERT INTO versions(sha256, label, effective_date, era, sort_date, seq, format, source, provenance,"
-                " raw, size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     sha,
                     base,
@@ -125,7 +125,6 @@ class Archive(CorrectingArchive):
                     doc.version.format,
                     printable(os.path.basename(source)),
                     provenance,
-                    zlib.compress(data, 1),
                     len(data),
                     len(doc.rules),
                     document_extra(doc),
@@ -133,6 +132,7 @@ class Archive(CorrectingArchive):
                 ),
             )
             vid = int(cur.lastrowid or 0)
+            self.db.execute("INSERT INTO raws(version_id, raw) VALUES (?, ?)", (vid, zlib.compress(data, 1)))
             rerelease = self._label_rereleases(sort_date, base)
             self._store_rules(vid, doc)
             self._docs[vid] = doc
