@@ -10,10 +10,11 @@ import sys
 import textwrap
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rulediff.archive import Archive
+from rulediff.archive import AddResult, Archive
 from rulediff.errors import ArchiveError
 from rulediff.history import history, show
 from rulediff.manifest import entries
@@ -149,7 +150,7 @@ def test_missing_archive_is_not_created_when_reading(tmp_path: Path) -> None:
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
-    from rulediff.archive import Archive
+    from rulediff.archive import AddResult, Archive
     real = Archive._store_rules
     def store_then_die(self, vid, doc):
         real(self, vid, doc)
@@ -349,3 +350,35 @@ def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) 
         assert "raw" not in {r[1] for r in arc.db.execute("PRAGMA table_info(versions)")}
         arc.remove(labels[0])
         assert arc.db.execute("SELECT count(*) FROM raws").fetchone()[0] == 1
+
+
+def test_rows_a_worker_prepared_after_a_file_not_stored_here_are_added_from_the_file(tmp_path: Path) -> None:
+    from rulediff.archive.ingest import Preparer
+    from rulediff.manifest import Entry
+    from rulediff.parsers import parse_bytes
+
+    first = _SMALL[0].read_bytes()
+    second = first.replace(b"apply to any Magic game", b"apply to every Magic game")
+    preparer = Preparer()
+    for data in (first, second):
+        rows = preparer.prepare(parse_bytes(data, "x.txt"), data, hashlib.sha256(data).hexdigest())
+    assert 0 < len(rows.bodies) < len({r[3] for r in rows.rules})  # only what the first file did not have
+    path = tmp_path / "second.txt"
+    path.write_bytes(second)
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        parsed_here: list[str] = []
+        add = arc.add
+
+        def spy(data: bytes, source: str, **kw: Any) -> AddResult:
+            parsed_here.append(source)
+            return add(data, source, **kw)
+
+        arc.add = spy  # type: ignore[method-assign]
+        got = arc._add_entry(Entry(path), second, rows, True, None)  # the first file's bodies are not here
+        assert got.status == "added" and parsed_here == [str(path)]
+        exported = list(arc.export())
+    with Archive.open(tmp_path / "b.sqlite") as arc:
+        arc.add_file(path)
+        assert list(arc.export()) == exported
+        # Rule rows are written with their lineage ids, none left without.
+        assert arc.db.execute("SELECT count(*) FROM rules WHERE lineage IS NULL").fetchone()[0] == 0

@@ -9,6 +9,7 @@ import sqlite3
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..changes import Alignment
 from ..dates import check_day
@@ -45,6 +46,11 @@ def environment_error(e: sqlite3.Error) -> str:
     return f"archive error: {msg}"
 
 
+class MissingBodyError(Exception):
+    """A prepared file names a body neither it, the file stored before it, nor the archive has (the worker
+    and this process saw different files last): the file is then added from its Document."""
+
+
 class ArchiveBase:
     """An open connection to an archive file; see ``Archive`` for the whole API."""
 
@@ -58,6 +64,11 @@ class ArchiveBase:
         self._pairs_cache: dict[tuple[int, int], list[Pair]] = {}
         # Alignments a worker computed ahead of time, by (old sha256, new sha256).
         self._precomputed: dict[tuple[str, str], Encoded] = {}
+        # Body ids of the file stored last, by hash: the next release repeats most of them.
+        self._body_ids: dict[str, int] = {}
+        # Rule rows (version, position, number, line, anchor, body) of a version being added, written with
+        # their lineage ids once those are known, or before anything reads that version's rules.
+        self._unwritten: dict[int, list[tuple[Any, ...]]] = {}
 
     def _forget(self) -> None:
         """Drop derived caches (after a removal or a rolled-back change)."""
@@ -65,6 +76,8 @@ class ArchiveBase:
         self._alignments.clear()
         self._light_cache.clear()
         self._pairs_cache.clear()
+        self._body_ids = {}
+        self._unwritten.clear()
 
     def keep_documents(self, n: int) -> None:
         """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
@@ -121,11 +134,26 @@ class ArchiveBase:
         leaves SQLite's journal, which rolls back on the next open."""
         return ArchiveBase._Tx(self)
 
+    def _write_rules(self, vid: int | None = None) -> None:
+        """Write the waiting rule rows of version ``vid`` (None: of every version), without lineage ids."""
+        for v in [vid] if vid is not None else list(self._unwritten):
+            rows = self._unwritten.pop(v, None)
+            if rows is not None:
+                self.db.executemany(
+                    "INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)", rows
+                )
+
     # -- versions -------------------------------------------------------------------------------
 
     def versions(self) -> list[VersionRow]:
         rows = self.db.execute(f"SELECT {VERSION_COLS} FROM versions ORDER BY {VERSION_ORDER}").fetchall()
         return [VersionRow(*r) for r in rows]
+
+    def version(self, vid: int) -> VersionRow:
+        row = self.db.execute(f"SELECT {VERSION_COLS} FROM versions WHERE id = ?", (vid,)).fetchone()
+        if row is None:
+            raise ArchiveError(f"no archived version #{vid}", source=str(self.path))
+        return VersionRow(*row)
 
     def version_by_sha(self, sha: str) -> VersionRow | None:
         row = self.db.execute(f"SELECT {VERSION_COLS} FROM versions WHERE sha256 = ?", (sha,)).fetchone()
@@ -186,6 +214,7 @@ class ArchiveBase:
         self, vid: int, where: str = "", args: tuple[object, ...] = (), glossary: bool = True
     ) -> Document:
         """Rebuild version ``vid`` from its rows; ``where`` narrows the rules (an SQL condition on ``r``)."""
+        self._write_rules(vid)
         row = self.db.execute(
             "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
         ).fetchone()
@@ -226,6 +255,7 @@ class ArchiveBase:
             doc = self._docs[vid]
             self._light_cache[vid] = (doc.coverage, [(r.number, r.title, r.category) for r in doc.rules])
             return self._light_cache[vid]
+        self._write_rules(vid)
         rows = self.db.execute(
             "SELECT r.number, b.title, b.category FROM rules r JOIN bodies b ON b.id = r.body_id"
             " WHERE r.version_id = ? ORDER BY r.pos",

@@ -16,21 +16,19 @@ from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Ru
 from ..numbering import RuleNumber
 from ..renames import Rename
 
+# (title, text, norm, examples, category, notes, digest, search): a row of the bodies table, less its hash
+Body = tuple[str | None, str, str, str | None, str | None, str | None, str, str]
 
-def rule_row(r: Rule) -> tuple[Any, ...]:
-    """(number, title, text, norm, examples, line, category, notes, anchor, digest)"""
-    return (
-        str(r.number) if r.number is not None else None,
-        r.title,
-        r.text,
-        r.norm,
-        json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None,
-        r.line,
-        r.category,
-        json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None,
-        r.anchor,
-        r.digest,
-    )
+
+def body_row(r: Rule) -> tuple[str, Body]:
+    """A rule's body as stored (what a rule row leaves to its version: number, line, anchor), and its hash,
+    the key that deduplicates bodies across versions."""
+    examples = json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None
+    notes = json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None
+    key = "\x1f".join(str(x) for x in (r.title, r.text, examples, r.category, notes))
+    search = "\n".join([r.norm, *(e.norm for e in r.examples), *r.notes])
+    body = (r.title, r.text, r.norm, examples, r.category, notes, r.digest, search)
+    return hashlib.sha1(key.encode("utf-8")).hexdigest(), body
 
 
 def rule_from_row(row: tuple[Any, ...]) -> Rule:
