@@ -79,6 +79,15 @@ class ArchiveBase:
         self._body_ids = {}
         self._unwritten.clear()
 
+    def _trim_caches(self, keep: int) -> None:
+        """Forget all but the ``keep`` newest entries of the per-version and per-pair caches: adding files
+        in order reads only the last few versions again, and a corpus's worth would pile up (pairs and rule
+        keys of every release: some 150 MB)."""
+        for vid in list(self._light_cache)[: max(0, len(self._light_cache) - keep)]:
+            del self._light_cache[vid]
+        for pair in list(self._pairs_cache)[: max(0, len(self._pairs_cache) - keep)]:
+            del self._pairs_cache[pair]
+
     def keep_documents(self, n: int) -> None:
         """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
         self._docs = Lru(n)

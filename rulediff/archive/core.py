@@ -16,6 +16,7 @@ from typing import Any
 
 from ..dates import check_day, looks_like_day
 from ..errors import ArchiveError, RulediffError
+from ..lineage import LINEAGE_LOOKBACK
 from ..manifest import Entry
 from ..model import Document
 from ..numbering import RuleNumber
@@ -238,6 +239,7 @@ class Archive(CorrectingArchive):
                 if ahead is not None:
                     self._precomputed[(ahead[0], got)] = ahead[1]
                 res = self._add_entry(entry, data, prep, ahead is not None, progress)
+                self._trim_caches(2 * LINEAGE_LOOKBACK)  # lineage looks back that far, no further
                 out.append(res)
                 if on_added is not None:
                     on_added(entry, res)
