@@ -25,6 +25,8 @@ HAND = "linked by hand"  # also the kind of a pair a hand correction made
 UNLINKED = "unlinked by hand"  # a rule that is new because a correction cut its link
 ENDED = "ended by hand"  # a rule with no successor because a correction cut its link
 UNCERTAIN = "uncertain match"
+# The kinds of pair whose several old rules continue in their first one's lineage (the others end there).
+_GATHERED = (Kind.MERGED.value, HAND)
 
 
 class RuleKeys(Protocol):
@@ -148,7 +150,7 @@ def assign_lineages(
                         out.marks.append((vid, got, HAND, fixed.new[j][1]))
                     elif uncertain:
                         out.marks.append((vid, got, UNCERTAIN, ""))
-                if kind in (Kind.MERGED.value, HAND):
+                if kind in _GATHERED:
                     out.edges.extend((ids[i], primary, vid, kind) for i in old[1:])
             out.marks.extend((vid, ids[i], ENDED, reason) for i, reason in sorted(fixed.ended.items()))
             cut.update((j, reason) for j, (how, reason) in fixed.new.items() if how == UNLINKED and j in pending)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
+from .base import rows_of
 from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, engine_version, pairs_from_blob
 from .corrections import CorrectionsBase
 from .rows import VersionRow
@@ -185,11 +186,11 @@ class AligningArchive(CorrectionsBase):
         db.executemany("INSERT INTO lineage_edges VALUES (?,?,?,?)", got.edges)
         self._store_marks(later, got.marks)
         for vid, lin in got.ids.items():
-            rows = self._unwritten.pop(vid, None)
-            if rows is not None:  # a version being added: its rules are written once, lineage and all
+            columns = self._unwritten.pop(vid, None)
+            if columns is not None:  # a version being added: its rules are written once, lineage and all
                 db.executemany(
                     "INSERT INTO rules(version_id, pos, number, line, anchor, body_id, lineage) VALUES (?,?,?,?,?,?,?)",
-                    [(*row, x) for row, x in zip(rows, lin, strict=True)],
+                    rows_of(vid, *columns, lin),
                 )
                 continue
             db.executemany(

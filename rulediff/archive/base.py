@@ -7,7 +7,7 @@ import contextlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,14 @@ DOCUMENT_CACHE = 12
 ALIGNMENT_CACHE = 4
 
 RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
+# Rules not written yet: (numbers, lines, anchors, body ids), by position
+Unwritten = tuple[list[str | None], list[int], list[str | None], list[int]]
+
+
+def rows_of(vid: int, *columns: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+    """Rows (version, position, *columns) of the rules table, from columns of one version's rules."""
+    n = len(columns[0])
+    return zip([vid] * n, range(n), *columns, strict=True)
 
 
 def environment_error(e: sqlite3.Error) -> str:
@@ -66,9 +74,9 @@ class ArchiveBase:
         self._precomputed: dict[tuple[str, str], Encoded] = {}
         # Body ids of the file stored last, by hash: the next release repeats most of them.
         self._body_ids: dict[str, int] = {}
-        # Rule rows (version, position, number, line, anchor, body) of a version being added, written with
-        # their lineage ids once those are known, or before anything reads that version's rules.
-        self._unwritten: dict[int, list[tuple[Any, ...]]] = {}
+        # The rules (numbers, lines, anchors, body ids) of a version being added, written with their lineage
+        # ids once those are known, or before anything reads that version's rules.
+        self._unwritten: dict[int, Unwritten] = {}
 
     def _forget(self) -> None:
         """Drop derived caches (after a removal or a rolled-back change)."""
@@ -146,10 +154,11 @@ class ArchiveBase:
     def _write_rules(self, vid: int | None = None) -> None:
         """Write the waiting rule rows of version ``vid`` (None: of every version), without lineage ids."""
         for v in [vid] if vid is not None else list(self._unwritten):
-            rows = self._unwritten.pop(v, None)
-            if rows is not None:
+            columns = self._unwritten.pop(v, None)
+            if columns is not None:
                 self.db.executemany(
-                    "INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)", rows
+                    "INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)",
+                    rows_of(v, *columns),
                 )
 
     # -- versions -------------------------------------------------------------------------------

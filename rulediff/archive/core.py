@@ -8,6 +8,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import zlib
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -100,6 +101,7 @@ class Archive(CorrectingArchive):
         prep = Preparer().prepare(doc, data, sha)
         return self._add_prepared(
             prep,
+            data,
             source,
             label=label,
             era=era,
@@ -113,6 +115,7 @@ class Archive(CorrectingArchive):
     def _add_prepared(
         self,
         prep: Prepared,
+        data: bytes,
         source: str,
         *,
         label: str | None,
@@ -123,7 +126,8 @@ class Archive(CorrectingArchive):
         progress: Callable[[str], None] | None,
         doc: Document | None,
     ) -> AddResult:
-        """``add`` from the rows a file makes (``doc``, its Document, when this process has it)."""
+        """``add`` from the rows a file makes (``doc``, its Document, when this process has it). The file is
+        compressed here, not by the worker: the worker has the parsing and aligning to do."""
         same = self.version_by_sha(prep.sha256)
         if same is not None:
             return AddResult(same, "already archived")
@@ -158,13 +162,13 @@ class Archive(CorrectingArchive):
                     printable(os.path.basename(source)),
                     provenance,
                     prep.size,
-                    len(prep.rules),
+                    len(prep.hashes),
                     prep.extra,
                     published,
                 ),
             )
             vid = int(cur.lastrowid or 0)
-            self.db.execute("INSERT INTO raws(version_id, raw) VALUES (?, ?)", (vid, prep.raw))
+            self.db.execute("INSERT INTO raws(version_id, raw) VALUES (?, ?)", (vid, zlib.compress(data, 1)))
             rerelease = self._label_rereleases(sort_date, base)
             self._store_rules(vid, prep)
             if doc is not None:
@@ -267,7 +271,7 @@ class Archive(CorrectingArchive):
         }
         if prep is not None and aligned:
             with contextlib.suppress(MissingBodyError):
-                return self._add_prepared(prep, str(entry.path), doc=None, **kw)
+                return self._add_prepared(prep, data, str(entry.path), doc=None, **kw)
         return self.add(data, str(entry.path), fmt=entry.format, **kw)
 
     def remove(self, ref: str) -> VersionRow:
@@ -286,7 +290,7 @@ class Archive(CorrectingArchive):
         db = self.db
         before = self._body_ids  # the bodies of the file stored last
         have: dict[str, int] = {}
-        unknown = sorted({h for _, _, _, h, _, _ in prep.rules if h not in before})
+        unknown = sorted({h for h in prep.hashes if h not in before})
         for k in range(0, len(unknown), 500):
             chunk = unknown[k : k + 500]
             q = f"SELECT hash, id FROM bodies WHERE hash IN ({','.join('?' * len(chunk))})"
@@ -294,8 +298,8 @@ class Archive(CorrectingArchive):
         next_id = int(db.execute("SELECT coalesce(max(id), 0) FROM bodies").fetchone()[0]) + 1
         ids: dict[str, int] = {}
         new: list[tuple[Any, ...]] = []
-        rows: list[tuple[Any, ...]] = []
-        for pos, (number, line, anchor, h, _, _) in enumerate(prep.rules):
+        bids: list[int] = []
+        for h in prep.hashes:
             bid = ids.get(h)
             if bid is None:
                 bid = before.get(h)
@@ -309,7 +313,7 @@ class Archive(CorrectingArchive):
                     next_id += 1
                     new.append((bid, h, *body))
                 ids[h] = bid
-            rows.append((vid, pos, number, line, anchor, bid))
+            bids.append(bid)
         db.executemany(
             "INSERT INTO bodies(id, hash, title, text, norm, examples, category, notes, digest, search)"
             " VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -317,11 +321,9 @@ class Archive(CorrectingArchive):
         )
         db.executemany("INSERT INTO bodies_fts(rowid, search) VALUES (?, ?)", [(b[0], b[-1]) for b in new])
         self._body_ids = ids
-        self._unwritten[vid] = rows
-        self._light_cache[vid] = (
-            prep.coverage,
-            [(RuleNumber.parse(n) if n is not None else None, t, c) for n, _, _, _, t, c in prep.rules],
-        )
+        self._unwritten[vid] = (prep.numbers, prep.lines, prep.anchors, bids)
+        numbers = [RuleNumber.parse(n) if n is not None else None for n in prep.numbers]
+        self._light_cache[vid] = (prep.coverage, list(zip(numbers, prep.titles, prep.categories, strict=True)))
         db.executemany(
             "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",
             [(vid, k, *g) for k, g in enumerate(prep.glossary)],

@@ -5,7 +5,6 @@ a two-core machine."""
 from __future__ import annotations
 
 import hashlib
-import zlib
 from dataclasses import dataclass
 
 from ..changes import align
@@ -14,8 +13,6 @@ from ..model import Coverage, Document
 from ..parsers import parse_bytes, read_input
 from .codec import Body, Encoded, body_row, document_extra, encode_alignment, senses_json
 
-# (number, line, anchor, body hash, title, category) per rule, in document order
-RuleRow = tuple[str | None, int, str | None, str, str | None, str | None]
 # What makes a body, as the parser gave it: (title, text, examples as (text, line), category, notes)
 _RawKey = tuple[str | None, str, tuple[tuple[str, int], ...], str | None, tuple[str, ...]]
 
@@ -28,14 +25,19 @@ class Prepared:
 
     sha256: str
     size: int
-    raw: bytes  # the file, compressed as stored
     label: str
     effective: str | None
     era: str | None
     format: str
     extra: str
     coverage: Coverage
-    rules: list[RuleRow]
+    # Per rule, in document order: columns, as fewer objects to pass between processes than rows.
+    numbers: list[str | None]
+    lines: list[int]
+    anchors: list[str | None]
+    hashes: list[str]  # of the rule's body
+    titles: list[str | None]
+    categories: list[str | None]
     bodies: dict[str, Body]
     glossary: list[tuple[str, str, int, str, str]]  # (term, text, line, senses, norm)
 
@@ -50,7 +52,7 @@ class Preparer:
     def prepare(self, doc: Document, data: bytes, sha256: str) -> Prepared:
         before, now = self._hashes, dict[_RawKey, str]()
         bodies: dict[str, Body] = {}
-        rows: list[RuleRow] = []
+        hashes: list[str] = []
         for r in doc.rules:
             key = (r.title, r.text, tuple((e.text, e.line) for e in r.examples), r.category, r.notes)
             h = before.get(key) or now.get(key)
@@ -58,20 +60,25 @@ class Preparer:
                 h, body = body_row(r)
                 bodies[h] = body
             now[key] = h
-            rows.append((str(r.number) if r.number is not None else None, r.line, r.anchor, h, r.title, r.category))
+            hashes.append(h)
         self._hashes = now
+        rules = doc.rules
         v = doc.version
         return Prepared(
             sha256,
             len(data),
-            zlib.compress(data, 1),
             v.label,
             v.effective_date.isoformat() if v.effective_date else None,
             v.era,
             v.format,
             document_extra(doc),
             doc.coverage,
-            rows,
+            [str(r.number) if r.number is not None else None for r in rules],
+            [r.line for r in rules],
+            [r.anchor for r in rules],
+            hashes,
+            [r.title for r in rules],
+            [r.category for r in rules],
             bodies,
             [(g.term, g.text, g.line, senses_json(g.senses), g.norm) for g in doc.glossary],
         )
