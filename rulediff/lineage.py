@@ -124,7 +124,8 @@ def assign_lineages(
                 break
             uid = order[k - back]
             cov, _ = keys.light(uid)
-            looks = [j for j in pending if covers(cov, *rules[j])]
+            # A whole release covers every rule (as covers() says): no call per rule to learn it.
+            looks = list(pending) if cov.complete else [j for j in pending if covers(cov, *rules[j])]
             if not looks:
                 continue
             # ``known`` is looked into, never copied: it may read a version's ids only when asked for them.
