@@ -25,6 +25,8 @@ HAND = "linked by hand"  # also the kind of a pair a hand correction made
 UNLINKED = "unlinked by hand"  # a rule that is new because a correction cut its link
 ENDED = "ended by hand"  # a rule with no successor because a correction cut its link
 UNCERTAIN = "uncertain match"
+# The kinds of pair whose several old rules continue in their first one's lineage (the others end there).
+_GATHERED = (Kind.MERGED.value, HAND)
 
 
 class RuleKeys(Protocol):
@@ -111,7 +113,6 @@ def assign_lineages(
     ``next_id`` is the first free id. A rule its predecessor did not cover looks further back (partial
     dumps). Splits and merges become edges."""
     out = Lineages()
-    assigned: dict[int, list[int]] = dict(known)
     for k in range(start, len(order)):
         vid = order[k]
         _, rules = keys.light(vid)
@@ -123,13 +124,16 @@ def assign_lineages(
                 break
             uid = order[k - back]
             cov, _ = keys.light(uid)
-            looks = [j for j in pending if covers(cov, *rules[j])]
+            # A whole release covers every rule (as covers() says): no call per rule to learn it.
+            looks = list(pending) if cov.complete else [j for j in pending if covers(cov, *rules[j])]
             if not looks:
                 continue
+            # ``known`` is looked into, never copied: it may read a version's ids only when asked for them.
+            ids = out.ids[uid] if uid in out.ids else known[uid]
             taken = {x for x in lin if x is not None}
             fixed = corrected(keys.pairs(uid, vid), keys.corrections(uid, vid))
             for kind, old, new, uncertain in fixed.pairs:
-                primary = assigned[uid][old[0]]
+                primary = ids[old[0]]
                 for j in new:
                     if j not in pending:
                         continue
@@ -147,9 +151,9 @@ def assign_lineages(
                         out.marks.append((vid, got, HAND, fixed.new[j][1]))
                     elif uncertain:
                         out.marks.append((vid, got, UNCERTAIN, ""))
-                if kind in (Kind.MERGED.value, HAND):
-                    out.edges.extend((assigned[uid][i], primary, vid, kind) for i in old[1:])
-            out.marks.extend((vid, assigned[uid][i], ENDED, reason) for i, reason in sorted(fixed.ended.items()))
+                if kind in _GATHERED:
+                    out.edges.extend((ids[i], primary, vid, kind) for i in old[1:])
+            out.marks.extend((vid, ids[i], ENDED, reason) for i, reason in sorted(fixed.ended.items()))
             cut.update((j, reason) for j, (how, reason) in fixed.new.items() if how == UNLINKED and j in pending)
             # What this predecessor covered but did not pair is new here; stop looking for it.
             pending -= set(looks)
@@ -160,7 +164,7 @@ def assign_lineages(
                 if j in cut:
                     out.marks.append((vid, next_id, UNLINKED, cut[j]))
                 next_id += 1
-        assigned[vid] = out.ids[vid] = [x for x in lin if x is not None]
+        out.ids[vid] = [x for x in lin if x is not None]
     return out
 
 

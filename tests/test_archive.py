@@ -10,10 +10,11 @@ import sys
 import textwrap
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rulediff.archive import Archive
+from rulediff.archive import AddResult, Archive
 from rulediff.errors import ArchiveError
 from rulediff.history import history, show
 from rulediff.manifest import entries
@@ -149,7 +150,7 @@ def test_missing_archive_is_not_created_when_reading(tmp_path: Path) -> None:
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
-    from rulediff.archive import Archive
+    from rulediff.archive import AddResult, Archive
     real = Archive._store_rules
     def store_then_die(self, vid, doc):
         real(self, vid, doc)
@@ -329,3 +330,55 @@ def test_alignments_record_their_engine_and_a_newer_engine_re_aligns(tmp_path: P
         assert arc.stale_alignments() == []
         assert dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments")) == good
         assert _lineage_partition(arc) == lineages
+
+
+def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite"
+    with Archive.open(path) as arc:
+        for f in _SMALL[:2]:
+            arc.add_file(f)
+        labels = [v.label for v in arc.versions()]
+    # As migration 6 left archives: the compressed bytes in the versions row, no raws table.
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("ALTER TABLE versions ADD COLUMN raw BLOB")
+    db.execute("UPDATE versions SET raw = (SELECT raw FROM raws WHERE version_id = versions.id)")
+    db.execute("DROP TABLE raws")
+    db.execute("DELETE FROM migrations WHERE id = 7")
+    db.close()
+    with Archive.open(path) as arc:
+        assert [arc.raw(label) for label in labels] == [f.read_bytes() for f in _SMALL[:2]]
+        assert "raw" not in {r[1] for r in arc.db.execute("PRAGMA table_info(versions)")}
+        arc.remove(labels[0])
+        assert arc.db.execute("SELECT count(*) FROM raws").fetchone()[0] == 1
+
+
+def test_rows_a_worker_prepared_after_a_file_not_stored_here_are_added_from_the_file(tmp_path: Path) -> None:
+    from rulediff.archive.ingest import Preparer
+    from rulediff.manifest import Entry
+    from rulediff.parsers import parse_bytes
+
+    first = _SMALL[0].read_bytes()
+    second = first.replace(b"apply to any Magic game", b"apply to every Magic game")
+    preparer = Preparer()
+    for data in (first, second):
+        rows = preparer.prepare(parse_bytes(data, "x.txt"), data, hashlib.sha256(data).hexdigest())
+    assert 0 < len(rows.bodies) < len(set(rows.hashes))  # only what the first file did not have
+    path = tmp_path / "second.txt"
+    path.write_bytes(second)
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        parsed_here: list[str] = []
+        add = arc.add
+
+        def spy(data: bytes, source: str, **kw: Any) -> AddResult:
+            parsed_here.append(source)
+            return add(data, source, **kw)
+
+        arc.add = spy  # type: ignore[method-assign]
+        got = arc._add_entry(Entry(path), second, rows, True, None)  # the first file's bodies are not here
+        assert got.status == "added" and parsed_here == [str(path)]
+        exported = list(arc.export())
+    with Archive.open(tmp_path / "b.sqlite") as arc:
+        arc.add_file(path)
+        assert list(arc.export()) == exported
+        # Rule rows are written with their lineage ids, none left without.
+        assert arc.db.execute("SELECT count(*) FROM rules WHERE lineage IS NULL").fetchone()[0] == 0

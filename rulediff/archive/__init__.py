@@ -5,7 +5,7 @@ Layout: ``core`` (Archive: open, add, remove) builds on ``correcting`` (recordin
 ``identifying`` (reads for identify), ``queries`` (reads for history, search, site), ``alignments`` (stored
 alignments, lineages), ``corrections`` (corrections as lineage reads them) and ``base`` (connection,
 versions, documents); ``codec`` is the stored formats, ``schema`` the migrations and the "is this ours"
-check, ``ingest`` the parse worker."""
+check, ``ingest`` the parse worker (each file parsed, aligned with the one before and made into rows)."""
 
 from __future__ import annotations
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
+from .base import rows_of
 from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, engine_version, pairs_from_blob
 from .corrections import CorrectionsBase
 from .rows import VersionRow
@@ -178,17 +179,44 @@ class AligningArchive(CorrectionsBase):
             db.execute(f"DELETE FROM lineages WHERE first_version IN ({marks})", later)
             db.execute(f"DELETE FROM lineage_edges WHERE version_id IN ({marks})", later)
         next_id = (db.execute("SELECT coalesce(max(id), 0) FROM lineages").fetchone()[0] or 0) + 1
-        known = {
-            v.id: [x for (x,) in db.execute("SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos", (v.id,))]
-            for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]
-        }
+        known = _StoredLineages(self, [v.id for v in vs[max(0, start - LINEAGE_LOOKBACK) : start]])
         self._fix_index = None  # corrections are read afresh: versions or corrections may have changed
         got = assign_lineages(self, [v.id for v in vs], start, known, next_id)
         db.executemany("INSERT INTO lineages VALUES (?,?,?,?)", got.born)
         db.executemany("INSERT INTO lineage_edges VALUES (?,?,?,?)", got.edges)
         self._store_marks(later, got.marks)
         for vid, lin in got.ids.items():
+            columns = self._unwritten.pop(vid, None)
+            if columns is not None:  # a version being added: its rules are written once, lineage and all
+                db.executemany(
+                    "INSERT INTO rules(version_id, pos, number, line, anchor, body_id, lineage) VALUES (?,?,?,?,?,?,?)",
+                    rows_of(vid, *columns, lin),
+                )
+                continue
             db.executemany(
                 "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",
                 [(x, vid, j) for j, x in enumerate(lin)],
             )
+
+
+class _StoredLineages(Mapping[int, list[int]]):
+    """The stored lineage ids of ``vids`` (by position), each read when lineage first asks for it: a version
+    looks back past its predecessor only for rules that one did not cover, which is seldom."""
+
+    def __init__(self, arc: AligningArchive, vids: list[int]) -> None:
+        self.arc, self.vids, self.read = arc, vids, dict[int, list[int]]()
+
+    def __getitem__(self, vid: int) -> list[int]:
+        if vid not in self.vids:
+            raise KeyError(vid)
+        if vid not in self.read:
+            self.arc._write_rules(vid)
+            q = "SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos"
+            self.read[vid] = [x for (x,) in self.arc.db.execute(q, (vid,))]
+        return self.read[vid]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.vids)
+
+    def __len__(self) -> int:
+        return len(self.vids)

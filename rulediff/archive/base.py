@@ -7,8 +7,9 @@ import contextlib
 import json
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..changes import Alignment
 from ..dates import check_day
@@ -24,6 +25,14 @@ DOCUMENT_CACHE = 12
 ALIGNMENT_CACHE = 4
 
 RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
+# Rules not written yet: (numbers, lines, anchors, body ids), by position
+Unwritten = tuple[list[str | None], list[int], list[str | None], list[int]]
+
+
+def rows_of(vid: int, *columns: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
+    """Rows (version, position, *columns) of the rules table, from columns of one version's rules."""
+    n = len(columns[0])
+    return zip([vid] * n, range(n), *columns, strict=True)
 
 
 def environment_error(e: sqlite3.Error) -> str:
@@ -45,6 +54,19 @@ def environment_error(e: sqlite3.Error) -> str:
     return f"archive error: {msg}"
 
 
+class Numbers(dict[str | None, RuleNumber | None]):
+    """Rule numbers by their spelling, each parsed once: every release repeats thousands of them."""
+
+    def __missing__(self, text: str | None) -> RuleNumber | None:
+        number = self[text] = RuleNumber.parse(text) if text is not None else None
+        return number
+
+
+class MissingBodyError(Exception):
+    """A prepared file names a body neither it, the file stored before it, nor the archive has (the worker
+    and this process saw different files last): the file is then added from its Document."""
+
+
 class ArchiveBase:
     """An open connection to an archive file; see ``Archive`` for the whole API."""
 
@@ -58,6 +80,12 @@ class ArchiveBase:
         self._pairs_cache: dict[tuple[int, int], list[Pair]] = {}
         # Alignments a worker computed ahead of time, by (old sha256, new sha256).
         self._precomputed: dict[tuple[str, str], Encoded] = {}
+        # Body ids of the file stored last, by hash: the next release repeats most of them.
+        self._body_ids: dict[str, int] = {}
+        # The rules (numbers, lines, anchors, body ids) of a version being added, written with their lineage
+        # ids once those are known, or before anything reads that version's rules.
+        self._unwritten: dict[int, Unwritten] = {}
+        self._numbers = Numbers()
 
     def _forget(self) -> None:
         """Drop derived caches (after a removal or a rolled-back change)."""
@@ -65,6 +93,17 @@ class ArchiveBase:
         self._alignments.clear()
         self._light_cache.clear()
         self._pairs_cache.clear()
+        self._body_ids = {}
+        self._unwritten.clear()
+
+    def _trim_caches(self, keep: int) -> None:
+        """Forget all but the ``keep`` newest entries of the per-version and per-pair caches: adding files
+        in order reads only the last few versions again, and a corpus's worth would pile up (pairs and rule
+        keys of every release: some 150 MB)."""
+        for vid in list(self._light_cache)[: max(0, len(self._light_cache) - keep)]:
+            del self._light_cache[vid]
+        for pair in list(self._pairs_cache)[: max(0, len(self._pairs_cache) - keep)]:
+            del self._pairs_cache[pair]
 
     def keep_documents(self, n: int) -> None:
         """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
@@ -121,11 +160,27 @@ class ArchiveBase:
         leaves SQLite's journal, which rolls back on the next open."""
         return ArchiveBase._Tx(self)
 
+    def _write_rules(self, vid: int | None = None) -> None:
+        """Write the waiting rule rows of version ``vid`` (None: of every version), without lineage ids."""
+        for v in [vid] if vid is not None else list(self._unwritten):
+            columns = self._unwritten.pop(v, None)
+            if columns is not None:
+                self.db.executemany(
+                    "INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)",
+                    rows_of(v, *columns),
+                )
+
     # -- versions -------------------------------------------------------------------------------
 
     def versions(self) -> list[VersionRow]:
         rows = self.db.execute(f"SELECT {VERSION_COLS} FROM versions ORDER BY {VERSION_ORDER}").fetchall()
         return [VersionRow(*r) for r in rows]
+
+    def version(self, vid: int) -> VersionRow:
+        row = self.db.execute(f"SELECT {VERSION_COLS} FROM versions WHERE id = ?", (vid,)).fetchone()
+        if row is None:
+            raise ArchiveError(f"no archived version #{vid}", source=str(self.path))
+        return VersionRow(*row)
 
     def version_by_sha(self, sha: str) -> VersionRow | None:
         row = self.db.execute(f"SELECT {VERSION_COLS} FROM versions WHERE sha256 = ?", (sha,)).fetchone()
@@ -169,7 +224,7 @@ class ArchiveBase:
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)
-        (blob,) = self.db.execute("SELECT raw FROM versions WHERE id = ?", (v.id,)).fetchone()
+        (blob,) = self.db.execute("SELECT raw FROM raws WHERE version_id = ?", (v.id,)).fetchone()
         return zlib.decompress(blob)
 
     # -- documents ------------------------------------------------------------------------------
@@ -186,6 +241,7 @@ class ArchiveBase:
         self, vid: int, where: str = "", args: tuple[object, ...] = (), glossary: bool = True
     ) -> Document:
         """Rebuild version ``vid`` from its rows; ``where`` narrows the rules (an SQL condition on ``r``)."""
+        self._write_rules(vid)
         row = self.db.execute(
             "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
         ).fetchone()
@@ -226,6 +282,7 @@ class ArchiveBase:
             doc = self._docs[vid]
             self._light_cache[vid] = (doc.coverage, [(r.number, r.title, r.category) for r in doc.rules])
             return self._light_cache[vid]
+        self._write_rules(vid)
         rows = self.db.execute(
             "SELECT r.number, b.title, b.category FROM rules r JOIN bodies b ON b.id = r.body_id"
             " WHERE r.version_id = ? ORDER BY r.pos",

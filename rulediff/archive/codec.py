@@ -16,21 +16,19 @@ from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Ru
 from ..numbering import RuleNumber
 from ..renames import Rename
 
+# (title, text, norm, examples, category, notes, digest, search): a row of the bodies table, less its hash
+Body = tuple[str | None, str, str, str | None, str | None, str | None, str, str]
 
-def rule_row(r: Rule) -> tuple[Any, ...]:
-    """(number, title, text, norm, examples, line, category, notes, anchor, digest)"""
-    return (
-        str(r.number) if r.number is not None else None,
-        r.title,
-        r.text,
-        r.norm,
-        json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None,
-        r.line,
-        r.category,
-        json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None,
-        r.anchor,
-        r.digest,
-    )
+
+def body_row(r: Rule) -> tuple[str, Body]:
+    """A rule's body as stored (what a rule row leaves to its version: number, line, anchor), and its hash,
+    the key that deduplicates bodies across versions."""
+    examples = json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None
+    notes = json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None
+    key = "\x1f".join(str(x) for x in (r.title, r.text, examples, r.category, notes))
+    search = "\n".join([r.norm, *(e.norm for e in r.examples), *r.notes])
+    body = (r.title, r.text, r.norm, examples, r.category, notes, r.digest, search)
+    return hashlib.sha1(key.encode("utf-8")).hexdigest(), body
 
 
 def rule_from_row(row: tuple[Any, ...]) -> Rule:
@@ -128,35 +126,30 @@ def alignment_json(al: Alignment) -> str:
     def gl_pos(where: dict[int, int], g: GlossaryEntry | None) -> int | None:
         return None if g is None else where[id(g)]
 
+    # Kinds and natures are StrEnums and positions tuples: json writes them as their values and as lists,
+    # the same bytes as .value and list() without a call per field of some three thousand changes a pair.
     return json.dumps(
         {
             "changes": [
                 [
-                    ch.kind.value,
-                    list(ch.old),
-                    list(ch.new),
-                    ch.nature.value if ch.nature else None,
+                    ch.kind,
+                    ch.old,
+                    ch.new,
+                    ch.nature,
                     ch.score,
                     ch.similarity,
                     ch.reason,
-                    [[e.kind, e.old, e.new, e.nature.value if e.nature else None] for e in ch.examples],
+                    [[e.kind, e.old, e.new, e.nature] for e in ch.examples],
                     ch.uncertain,
                 ]
                 for ch in al.changes
             ],
             "number_map": al.number_map,
             "glossary": [
-                [
-                    g.kind.value,
-                    gl_pos(old_pos, g.old),
-                    gl_pos(new_pos, g.new),
-                    g.nature.value if g.nature else None,
-                    g.reason,
-                ]
-                for g in al.glossary
+                [g.kind, gl_pos(old_pos, g.old), gl_pos(new_pos, g.new), g.nature, g.reason] for g in al.glossary
             ],
-            "inferred": {k: list(v) for k, v in al.inferred.items()},
-            "renames": [[r.old, r.new, [list(x) for x in r.spellings], r.rules] for r in al.renames],
+            "inferred": al.inferred,
+            "renames": [[r.old, r.new, r.spellings, r.rules] for r in al.renames],
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -222,6 +215,7 @@ def pairs_from_blob(blob: bytes) -> list[Pair]:
 # The modules whose code decides an alignment, and this stored format: a change to any of them is a new engine.
 ENGINE_MODULES = (
     "changes.py",
+    "likeness.py",
     "match.py",
     "model.py",
     "nature.py",
@@ -229,6 +223,7 @@ ENGINE_MODULES = (
     "regroup.py",
     "renames.py",
     "sides.py",
+    "splits.py",
     "text.py",
     "archive/codec.py",
 )

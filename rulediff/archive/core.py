@@ -17,18 +17,20 @@ from typing import Any
 
 from ..dates import check_day, looks_like_day
 from ..errors import ArchiveError, RulediffError
+from ..lineage import LINEAGE_LOOKBACK
 from ..manifest import Entry
 from ..model import Document
 from ..parsers import parse_bytes, read_input
-from .base import environment_error
-from .codec import Encoded, document_extra, rule_row, senses_json
+from .base import MissingBodyError, environment_error
 from .correcting import CorrectingArchive
-from .ingest import read_and_parse
+from .ingest import Parsed, Prepared, Preparer, read_and_parse
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
 
 # Files parsed ahead of the one being stored: enough to keep the worker busy, few enough to keep memory flat.
 PARSE_AHEAD = 2
+# SQLite's page cache while adding several files, in KiB (as a negative cache_size says it).
+BULK_CACHE_KIB = -32768
 
 _RERELEASE = re.compile(r" \(re-release \d+\)")
 
@@ -94,9 +96,42 @@ class Archive(CorrectingArchive):
         same = self.version_by_sha(sha)
         if same is not None:
             return AddResult(same, "already archived")
-        self.sync_corrections()  # lineages from before an upgrade follow this rulediff's shipped corrections
         doc = parsed if parsed is not None else parse_bytes(data, source, fmt)
-        eff = effective or (doc.version.effective_date.isoformat() if doc.version.effective_date else None)
+        prep = Preparer().prepare(doc, data, sha)
+        return self._add_prepared(
+            prep,
+            data,
+            source,
+            label=label,
+            era=era,
+            effective=effective,
+            provenance=provenance,
+            published=published,
+            progress=progress,
+            doc=doc,
+        )
+
+    def _add_prepared(
+        self,
+        prep: Prepared,
+        data: bytes,
+        source: str,
+        *,
+        label: str | None,
+        era: str | None,
+        effective: str | None,
+        provenance: str | None,
+        published: str | None,
+        progress: Callable[[str], None] | None,
+        doc: Document | None,
+    ) -> AddResult:
+        """``add`` from the rows a file makes (``doc``, its Document, when this process has it). The file is
+        compressed here, not by the worker: the worker has the parsing and aligning to do."""
+        same = self.version_by_sha(prep.sha256)
+        if same is not None:
+            return AddResult(same, "already archived")
+        self.sync_corrections()  # lineages from before an upgrade follow this rulediff's shipped corrections
+        eff = effective or prep.effective
         if eff is not None:
             eff = self._checked(eff, "effective date", source)
         if label is not None and looks_like_day(label):
@@ -104,42 +139,43 @@ class Archive(CorrectingArchive):
         if published is not None:
             published = self._checked(published, "publication date", source)
         published = published or published_from_name(source, eff)
-        era = era or doc.version.era
-        base = label or (eff if eff else doc.version.label)
+        era = era or prep.era
+        base = label or (eff if eff else prep.label)
         sort_date = sort_date_of(eff, era)
         with self.transaction():
-            same = self.version_by_sha(sha)
+            same = self.version_by_sha(prep.sha256)
             if same is not None:  # another process added these bytes while this one parsed them
                 return AddResult(same, "already archived")
             seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM versions").fetchone()[0]
             cur = self.db.execute(
                 "INSERT INTO versions(sha256, label, effective_date, era, sort_date, seq, format, source, provenance,"
-                " raw, size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    sha,
+                    prep.sha256,
                     base,
                     eff,
                     era,
                     sort_date,
                     seq,
-                    doc.version.format,
+                    prep.format,
                     printable(os.path.basename(source)),
                     provenance,
-                    zlib.compress(data, 1),
-                    len(data),
-                    len(doc.rules),
-                    document_extra(doc),
+                    prep.size,
+                    len(prep.hashes),
+                    prep.extra,
                     published,
                 ),
             )
             vid = int(cur.lastrowid or 0)
+            self.db.execute("INSERT INTO raws(version_id, raw) VALUES (?, ?)", (vid, zlib.compress(data, 1)))
             rerelease = self._label_rereleases(sort_date, base)
-            self._store_rules(vid, doc)
-            self._docs[vid] = doc
+            self._store_rules(vid, prep)
+            if doc is not None:
+                self._docs[vid] = doc
             order = [v.id for v in self.versions()]
             self._relink(order.index(vid), progress)
-        row = self.resolve(f"#{vid}")
-        return AddResult(row, "re-release" if rerelease else "added")
+            self._write_rules()  # any left unwritten (none: relinking gave them their lineages)
+        return AddResult(self.version(vid), "re-release" if rerelease else "added")
 
     def _checked(self, text: str, what: str, source: str) -> str:
         try:
@@ -173,23 +209,30 @@ class Archive(CorrectingArchive):
         on_added: Callable[[Entry, AddResult], None] | None = None,
         progress: Callable[[str], None] | None = None,
     ) -> list[AddResult]:
-        """Archive several files, each in its own transaction. Files are read and parsed a few steps ahead
-        in a worker process, so parsing overlaps aligning and storing on a two-core machine."""
+        """Archive several files, each in its own transaction. Files are read, parsed, aligned with the file
+        before and turned into rows a few steps ahead in a worker process, so that work overlaps the storing
+        on a two-core machine."""
         out: list[AddResult] = []
         known = {sha for (sha,) in self.db.execute("SELECT sha256 FROM versions")}
-        pool = ProcessPoolExecutor(max_workers=1)
+        # Each release inserts a row for nearly every rule number, body and lineage, all over the rules
+        # table's indexes: a page cache that holds them (32 MiB, not SQLite's 2) saves reading them back from
+        # the file for every release (0.7 s of CPU over the corpus). Set back afterwards, for the readers.
+        (cache,) = self.db.execute("PRAGMA cache_size").fetchone()
+        self.db.execute(f"PRAGMA cache_size = {BULK_CACHE_KIB}")
+        # One file gains nothing from a second process: it is parsed here, and its Document kept.
+        pool = ProcessPoolExecutor(max_workers=1) if len(items) > 1 else None
         try:
-            # A few files ahead, not all: a finished result (bytes, Document, alignment) waits in this process
-            # until it is stored, so a worker faster than the storing would pile up whole releases here.
-            futures: deque[Future[tuple[bytes, Document | None, tuple[str, Encoded] | None]]] = deque(
-                pool.submit(read_and_parse, str(e.path), e.format, known) for e in items[:PARSE_AHEAD]
+            # A few files ahead, not all: a finished result waits in this process until it is stored, so a
+            # worker faster than the storing would pile up whole releases here.
+            futures: deque[Future[Parsed]] = deque(
+                pool.submit(read_and_parse, str(e.path), e.format, known) for e in items[:PARSE_AHEAD] if pool
             )
             for k, entry in enumerate(items):
-                data, doc, ahead = futures.popleft().result()
-                if k + PARSE_AHEAD < len(items):
+                data, prep, ahead = futures.popleft().result() if pool else (read_input(entry.path), None, None)
+                if pool and k + PARSE_AHEAD < len(items):
                     nxt = items[k + PARSE_AHEAD]
                     futures.append(pool.submit(read_and_parse, str(nxt.path), nxt.format, known))
-                got = hashlib.sha256(data).hexdigest()
+                got = prep.sha256 if prep is not None else hashlib.sha256(data).hexdigest()
                 if entry.sha256 is not None and got != entry.sha256:
                     raise ArchiveError(
                         f"sha256 of {printable(entry.path.name)} is {got}, not {entry.sha256} as listed; "
@@ -197,27 +240,38 @@ class Archive(CorrectingArchive):
                         source=entry.row,
                     )
                 if ahead is not None:
-                    self._precomputed[(ahead[0], hashlib.sha256(data).hexdigest())] = ahead[1]
-                res = self.add(
-                    data,
-                    str(entry.path),
-                    label=entry.label,
-                    era=entry.era,
-                    effective=entry.effective,
-                    provenance=entry.provenance,
-                    fmt=entry.format,
-                    progress=progress,
-                    parsed=doc,
-                    published=entry.published,
-                )
+                    self._precomputed[(ahead[0], got)] = ahead[1]
+                res = self._add_entry(entry, data, prep, ahead is not None, progress)
+                self._trim_caches(2 * LINEAGE_LOOKBACK)  # lineage looks back that far, no further
                 out.append(res)
                 if on_added is not None:
                     on_added(entry, res)
         finally:
             # Stopped early (an error, Ctrl-C, SIGTERM): files not yet parsed are not waited for.
-            pool.shutdown(wait=True, cancel_futures=True)
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+            with contextlib.suppress(sqlite3.Error):  # a failing archive has said so already
+                self.db.execute(f"PRAGMA cache_size = {int(cache)}")
         self.refresh_alignments(progress)
         return out
+
+    def _add_entry(
+        self, entry: Entry, data: bytes, prep: Prepared | None, aligned: bool, progress: Callable[[str], None] | None
+    ) -> AddResult:
+        """One file of ``add_many``: from the worker's rows when it made them and they fit what this process
+        stored before (else, and for a file the worker did not align, parsed here as ``add`` does)."""
+        kw: dict[str, Any] = {
+            "label": entry.label,
+            "era": entry.era,
+            "effective": entry.effective,
+            "provenance": entry.provenance,
+            "published": entry.published,
+            "progress": progress,
+        }
+        if prep is not None and aligned:
+            with contextlib.suppress(MissingBodyError):
+                return self._add_prepared(prep, data, str(entry.path), doc=None, **kw)
+        return self.add(data, str(entry.path), fmt=entry.format, **kw)
 
     def remove(self, ref: str) -> VersionRow:
         v = self.resolve(ref)
@@ -228,50 +282,65 @@ class Archive(CorrectingArchive):
             self._relink(at, None)
         return v
 
-    def _store_rules(self, vid: int, doc: Document) -> None:
+    def _store_rules(self, vid: int, prep: Prepared) -> None:
         """Rules as (version, position, number, line) rows over deduplicated bodies: most rule texts
-        repeat unchanged from release to release, and each distinct body is indexed for search once."""
+        repeat unchanged from release to release, and each distinct body is indexed for search once. The
+        rule rows wait for their lineage ids (``_write_rules``), so each is written once, whole."""
         db = self.db
-        rows = [rule_row(r) for r in doc.rules]
-        hashes = [
-            hashlib.sha1("\x1f".join(str(x) for x in (t, tx, ex, cat, nt)).encode("utf-8")).hexdigest()
-            for (_, t, tx, _, ex, _, cat, nt, _, _) in rows
-        ]
+        before = self._body_ids  # the bodies of the file stored last
         have: dict[str, int] = {}
-        unique = sorted(set(hashes))
-        for k in range(0, len(unique), 500):
-            chunk = unique[k : k + 500]
+        unknown = sorted({h for h in prep.hashes if h not in before})
+        for k in range(0, len(unknown), 500):
+            chunk = unknown[k : k + 500]
             q = f"SELECT hash, id FROM bodies WHERE hash IN ({','.join('?' * len(chunk))})"
             have.update(db.execute(q, chunk).fetchall())
-        out = []
-        for pos, (r, row, h) in enumerate(zip(doc.rules, rows, hashes, strict=True)):
-            number, title, text, norm, examples, line, category, notes, anchor, digest = row
-            bid = have.get(h)
+        next_id = int(db.execute("SELECT coalesce(max(id), 0) FROM bodies").fetchone()[0]) + 1
+        ids: dict[str, int] = {}
+        new: list[tuple[Any, ...]] = []
+        bids: list[int] = []
+        for h in prep.hashes:
+            bid = ids.get(h)
             if bid is None:
-                search = "\n".join([norm, *(e.norm for e in r.examples), *r.notes])
-                bid = int(
-                    db.execute(
-                        "INSERT INTO bodies(hash, title, text, norm, examples, category, notes, digest, search)"
-                        " VALUES (?,?,?,?,?,?,?,?,?)",
-                        (h, title, text, norm, examples, category, notes, digest, search),
-                    ).lastrowid
-                    or 0
-                )
-                db.execute("INSERT INTO bodies_fts(rowid, search) VALUES (?, ?)", (bid, search))
-                have[h] = bid
-            out.append((vid, pos, number, line, anchor, bid))
-        db.executemany("INSERT INTO rules(version_id, pos, number, line, anchor, body_id) VALUES (?,?,?,?,?,?)", out)
+                bid = before.get(h)
+                if bid is None:
+                    bid = have.get(h)
+                if bid is None:
+                    body = prep.bodies.get(h)
+                    if body is None:
+                        raise MissingBodyError(h)
+                    bid = next_id  # as SQLite numbers them: one more than the largest id
+                    next_id += 1
+                    new.append((bid, h, *body))
+                ids[h] = bid
+            bids.append(bid)
+        db.executemany(
+            "INSERT INTO bodies(id, hash, title, text, norm, examples, category, notes, digest, search)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            new,
+        )
+        db.executemany("INSERT INTO bodies_fts(rowid, search) VALUES (?, ?)", [(b[0], b[-1]) for b in new])
+        self._body_ids = ids
+        self._unwritten[vid] = (prep.numbers, prep.lines, prep.anchors, bids)
+        numbers = [self._numbers[n] for n in prep.numbers]
+        self._light_cache[vid] = (prep.coverage, list(zip(numbers, prep.titles, prep.categories, strict=True)))
         db.executemany(
             "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",
-            [(vid, k, g.term, g.text, g.line, senses_json(g.senses), g.norm) for k, g in enumerate(doc.glossary)],
+            [(vid, k, *g) for k, g in enumerate(prep.glossary)],
         )
 
 
 def _use_wal(db: sqlite3.Connection) -> None:
     """Write-ahead logging: readers keep one snapshot while a writer works, and a killed writer leaves a log
-    the next opener replays or discards. A read-only archive keeps its mode; it is only read."""
+    the next opener replays or discards. A read-only archive keeps its mode; it is only read.
+
+    Under WAL, synchronous=NORMAL syncs the log at checkpoints instead of at every commit: a commit is in the
+    operating system's hands when COMMIT returns, so a killed process (kill -9, a crash) loses nothing it
+    committed and never leaves the file locked; only a power cut may lose the last commits, and even then
+    the archive stays consistent. Every add is a commit, so syncing each cost seconds over a corpus."""
     with contextlib.suppress(sqlite3.OperationalError):
-        db.execute("PRAGMA journal_mode = WAL")
+        (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
+        if str(mode).lower() == "wal":
+            db.execute("PRAGMA synchronous = NORMAL")
 
 
 def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:

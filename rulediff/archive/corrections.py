@@ -76,6 +76,7 @@ class CorrectionsBase(ArchiveBase):
     def position(self, vid: int, number: str) -> int | None:
         """The position of rule ``number`` in version ``vid`` ("702.175#2": the second rule printed so)."""
         base, _, nth = number.partition("#")
+        self._write_rules(vid)
         rows = self.db.execute(
             "SELECT pos FROM rules WHERE version_id = ? AND number = ? ORDER BY pos", (vid, base)
         ).fetchall()

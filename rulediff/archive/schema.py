@@ -151,6 +151,17 @@ def _edits(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE edits(key TEXT PRIMARY KEY, engine TEXT NOT NULL, data BLOB NOT NULL)")
 
 
+@migration(7, "each version's raw bytes in a table of their own")
+def _raws_apart(db: sqlite3.Connection) -> None:
+    # A column of a row is reached by walking the row's overflow pages up to it: with the compressed file
+    # (a hundred pages and more) in the versions row, every listing of the versions read every file archived.
+    db.execute(
+        "CREATE TABLE raws(version_id INTEGER PRIMARY KEY REFERENCES versions(id) ON DELETE CASCADE, raw BLOB NOT NULL)"
+    )
+    db.execute("INSERT INTO raws(version_id, raw) SELECT id, raw FROM versions")
+    db.execute("ALTER TABLE versions DROP COLUMN raw")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():
