@@ -15,10 +15,13 @@ from typing import Any
 
 from . import __version__
 from .archive import Archive, VersionRow
+from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, StoredEdits, _num_key, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, _num_key, plan_history_pages, whole_rule, write_history_pages
+from .site_parts import StoredEdits, StoredParts, part_key
+from .site_steps import StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 
@@ -54,18 +57,21 @@ def build_site(
     arc.sync_corrections()
     arc.ensure_alignments(arc.bridges(), "bridge")
     # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
-    memo = StoredEdits(arc)
+    memo, parts = StoredEdits(arc), StoredParts(arc)
     with arc.snapshot():
-        stats = _build(arc, root, progress, memo)
+        stats = _build(arc, root, progress, memo, parts)
     memo.save()
+    parts.save()
     return stats
 
 
-def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits) -> dict[str, int]:
+def _build(
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts
+) -> dict[str, int]:
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)
-    pages = _pages(arc, versions, names)
+    pages, uncounted = _pages(arc, versions, names, parts)
     env = environment()
 
     idx = RuleIndex.build(arc, versions)
@@ -75,34 +81,45 @@ def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdit
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
     fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
     todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav, fixed))]
-    # Diff pages render in two worker processes while this one works out the history pages; those link
-    # into the diff pages (to the rule's card, when the page has one), so they are written afterwards.
-    chunks = [c for c in (todo[: len(todo) // 2], todo[len(todo) // 2 :]) if c]
+    # Diff pages render in two worker processes while this one works out the glossary and history pages;
+    # history pages link into the diff pages (to the rule's card, when the page has one), so they are
+    # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
+    # a few runs a worker, so the two workers balance.
+    size = max(4, -(-len(todo) // 6))
+    chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
     spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=max(1, len(chunks)), mp_context=spawn) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, min(2, len(chunks))), mp_context=spawn) as pool:
         jobs = [
             pool.submit(
                 _render_pages,
                 str(arc.path),
                 str(root),
-                [(p.old.id, p.new.id, p.path, nav.get(p.path, {})) for p in c],
+                [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
                 _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
             )
             for c in chunks
         ]
-        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo)
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, progress, memo)
+        steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts, whole_rule)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, wrote in zip(chunk, job.result(), strict=True):
+            for p, (wrote, counts) in zip(chunk, job.result(), strict=True):
                 w.record(p.path, _page_key(p, digests, nav, fixed), wrote)
+                if counts is not None:
+                    p.summary = counts
+                    parts.put(uncounted[p.path], json.dumps(counts))
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    write_history_pages(pending, _ids_on(root), w, env)
+    write_history_pages(pending, steps, _ids_on(root), w, env)
+    for p in pages:
+        if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
+            p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
+            parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
@@ -175,14 +192,16 @@ def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
 def _render_pages(
     archive: str,
     root: str,
-    pages: list[tuple[int, int, str, dict[str, dict[str, str]]]],
+    pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
     addresses: dict[int, dict[str, str]],
-) -> list[bool]:
-    """Worker: render diff pages from the archive (read only) and write them; whether each changed."""
-    out = []
+) -> list[tuple[bool, dict[str, int] | None]]:
+    """Worker: render diff pages from the archive (read only) and write them; whether each changed, and the
+    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand)."""
+    out: list[tuple[bool, dict[str, int] | None]] = []
+    checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
         arc.keep_documents(2)  # pages come in release order: only the pair at hand is reused
-        for a, b, rel, nav in pages:
+        for a, b, rel, nav, count in pages:
             al = arc.alignment(f"#{a}", f"#{b}")
 
             def rule_history(number: str, new_side: bool, a: int = a, b: int = b) -> str | None:
@@ -190,7 +209,8 @@ def _render_pages(
                 return "../" + path if path else None
 
             site = {**_NAV, **nav, "rule_history": rule_history}
-            out.append(write_if_changed(Path(root), rel, to_html(al, site=site)))
+            wrote = write_if_changed(Path(root), rel, to_html(al, site=site), checked)
+            out.append((wrote, al.summary() if count else None))
     return out
 
 
@@ -222,16 +242,47 @@ def _file_names(versions: list[VersionRow]) -> dict[int, str]:
     return out
 
 
-def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> list[Page]:
-    summaries = arc.summaries()
+def _pages(
+    arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
+) -> tuple[list[Page], dict[str, str]]:
+    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
+    summaries, uncounted = _summaries(arc, versions, parts)
     by_id = {v.id: v for v in versions}
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
     pairs += [(a, b, "bridge") for a, b in arc.bridges() if (a, b) not in consecutive]
     out = []
+    waiting = {}
     for a, b, role in pairs:
-        out.append(Page(by_id[a], by_id[b], f"diff/{names[a]}--{names[b]}.html", role, summaries.get((a, b), {})))
-    return out
+        path = f"diff/{names[a]}--{names[b]}.html"
+        out.append(Page(by_id[a], by_id[b], path, role, summaries.get((a, b), {})))
+        if (a, b) in uncounted:
+            waiting[path] = uncounted[(a, b)]
+    return out, waiting
+
+
+def _summaries(
+    arc: Archive, versions: list[VersionRow], parts: StoredParts
+) -> tuple[dict[tuple[int, int], dict[str, int]], dict[tuple[int, int], str]]:
+    """The counts of every stored pair, as ``Archive.summaries`` gives them: a pair with hand corrections is
+    counted as its diff page shows it, corrections applied. That takes aligning the pair again, so those
+    counts are kept with the rendered steps (by the two releases, the corrections and the matcher); the
+    ones not kept yet are left out, with the key to keep them by: the worker that renders the pair's page
+    counts it, or the build does once the pages are written."""
+    shas = {v.id: v.sha256 for v in versions}
+    out: dict[tuple[int, int], dict[str, int]] = {}
+    missing: dict[tuple[int, int], str] = {}
+    for (a, b), counts in arc.matcher_summaries().items():
+        fixes = arc.corrections(a, b)
+        if fixes:
+            key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
+            kept = parts.get(key)
+            if kept is None:
+                missing[(a, b)] = key
+                continue
+            counts = json.loads(kept)
+        out[(a, b)] = counts
+    return out, missing
 
 
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
