@@ -134,11 +134,21 @@ def count(spellings: tuple[str, ...], text: str) -> int:
 
 
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
-    # A whole-word match holds the first word of a spelling: one substring test each rules most texts out.
-    for w in _first_words(spellings):
-        if w in text:
+    # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
+    # first word alone would not: "he or she" starts with the "he" of every "the").
+    for words in _spelling_words(spellings):
+        for w in words:
+            if w not in text:
+                break
+        else:
             return _pattern(spellings).search(text) is not None
     return False
+
+
+@lru_cache(maxsize=256)
+def _spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    # Longest words first: the rarest, the likeliest to be missing.
+    return tuple(tuple(sorted(s.split(), key=len, reverse=True)) for s in spellings if s.split())
 
 
 def _users(texts: list[str], joined: str, starts: list[int], spellings: tuple[str, ...]) -> list[int]:
@@ -175,14 +185,16 @@ def substitute(text: str, renames: Sequence[Rename]) -> str:
     """``text`` with every rename applied: the old release read in the new release's words, the article
     before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game")."""
     for r in renames:
-        olds = tuple(a for a, _ in r.spellings)
-        if not uses(text, olds):
-            continue  # (the article before a spelling is optional: the spelling alone decides)
-        pat = _substitution(olds)
-        if pat.search(text):
+        olds = _olds(r.spellings)
+        if uses(text, olds):  # (the article before a spelling is optional: the spelling alone decides)
             to = dict(r.spellings)
-            text = pat.sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
+            text = _substitution(olds).sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
     return text
+
+
+@lru_cache(maxsize=256)
+def _olds(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(a for a, _ in spellings)
 
 
 @lru_cache(maxsize=256)

@@ -158,16 +158,21 @@ def _looking_behind_first(spellings: tuple[str, ...]) -> re.Pattern[str]:
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["his", "this", "His", " ", "  ", "\n", "or", "her", "'", "\u2019", "s", "_", "x", "EDH", "."]),
+        st.sampled_from(
+            ["his", "this", "His", " ", "  ", "\n", "or", "her", "'", "\u2019", "s", "_", "x", "EDH", ".", "he", "she"]
+        ),
         max_size=14,
     ).map("".join),
-    st.lists(st.sampled_from(["his or her", "His or her", "EDH", "her"]), min_size=1, max_size=3, unique=True),
+    st.lists(
+        st.sampled_from(["his or her", "His or her", "EDH", "her", "he or she"]), min_size=1, max_size=3, unique=True
+    ),
 )
 def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings: list[str]) -> None:
-    from rulediff.renames import _pattern, _substitution
+    from rulediff.renames import _pattern, _substitution, uses
 
     ours, theirs = _pattern(tuple(spellings)), _looking_behind_first(tuple(spellings))
     assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)]
+    assert uses(text, tuple(spellings)) == (theirs.search(text) is not None)
     article = re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + theirs.pattern)
     assert [m.span() for m in _substitution(tuple(spellings)).finditer("an " + text)] == [
         m.span() for m in article.finditer("an " + text)
