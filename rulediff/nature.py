@@ -52,7 +52,9 @@ def nature_of(
 
 # A lossy conversion (the archived 2008-05-01 text) wrote "?" for every character outside its code page.
 _LOSSY_SPLIT = re.compile(r"( \? |\?)")
+_QUOTES = re.compile(r"(['\"])")
 _MARK = re.compile(r"\u2122|\u00ae|\((?:tm|TM|Tm|R|r)\)")
+_STOOD_FOR = "'\"?-"  # what a lone "?" may stand for: a quote, an apostrophe, itself, a dash
 
 
 @lru_cache(maxsize=1 << 12)
@@ -61,19 +63,56 @@ def lossy_equal(a: str, b: str, marks: bool = False) -> bool:
     apostrophe ("opponents? deck", "?Multiplayer Rules.?"), a dash ("Artifact ? Equipment"), or --
     when ``marks`` (the other raw text prints a trademark sign) -- nothing ("Odyssey? block"): the
     archived 2008-05-01 text went through a lossy conversion that wrote "?" for each of them. Only
-    those exchanges; a question mark anywhere else is text."""
+    those exchanges; a question mark anywhere else is text.
+
+    ``b`` (the side with the "?") is read as a pattern and ``a`` matched against it by walking the
+    set of positions in ``a`` each prefix of the pattern can end at: the same answer a regular
+    expression built from ``b`` gives, without compiling one per text (texts run to kilobytes)."""
     if "?" not in b and "?" in a:
         a, b = b, a
     if "?" not in b:
         return False
-    one = "(?:['\"?-]|)" if marks else "['\"?-]"
-    parts = []
+    at = {0}
     for k, chunk in enumerate(_LOSSY_SPLIT.split(b)):
         if k % 2 == 0:
-            parts.append("".join("['?]" if c == "'" else '["?]' if c == '"' else re.escape(c) for c in chunk))
+            at = _literal(a, at, chunk)
         elif chunk == "?":
-            parts.append(one)
+            at = _one(a, at, marks)
         else:
             # A spaced dash compares as "-", or as nothing between two words (see text.normalize).
-            parts.append(f"(?:-|| {one} )")
-    return re.fullmatch("".join(parts), a) is not None
+            spaced = {p + 1 for p in at if a.startswith(" ", p)}
+            at = (
+                {p + 1 for p in at if a.startswith("-", p)}
+                | at
+                | {q + 1 for q in _one(a, spaced, marks) if a.startswith(" ", q)}
+            )
+        if not at:
+            return False
+    return len(a) in at
+
+
+def _one(a: str, at: set[int], marks: bool) -> set[int]:
+    """Where a lone "?" can end from each position: over a quote, an apostrophe, a "?" or a dash, or
+    (``marks``) over nothing."""
+    out = {p + 1 for p in at if p < len(a) and a[p] in _STOOD_FOR}
+    return out | at if marks else out
+
+
+def _literal(a: str, at: set[int], chunk: str) -> set[int]:
+    """Where ``chunk`` (text without "?") can end from each position: its characters as they are, but
+    a quote or an apostrophe in it also matches a "?" in ``a``."""
+    out = set()
+    parts = _QUOTES.split(chunk)
+    for p in at:
+        for k, part in enumerate(parts):
+            if k % 2 == 0:
+                if not a.startswith(part, p):
+                    break
+                p += len(part)
+            elif p < len(a) and a[p] in (part, "?"):
+                p += 1
+            else:
+                break
+        else:
+            out.add(p)
+    return out

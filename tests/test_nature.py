@@ -5,11 +5,13 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulediff import parse
 from rulediff.changes import EDITED_KINDS, Alignment, align
 from rulediff.model import Document
-from rulediff.nature import Nature, nature_of
+from rulediff.nature import Nature, lossy_equal, nature_of
 from rulediff.textdiff import Op, word_diff
 
 from .conftest import cr_txt_files, needs_cr_corpus
@@ -139,3 +141,50 @@ def test_badge_and_word_diff_agree_on_every_consecutive_pair() -> None:
                 if (e.nature in (Nature.SUBSTANTIVE, Nature.RENAMED)) != _visible(e.old, e.new, al.number_map):
                     disagree.append(f"{al.new.version.label} {rb.number} example {e.nature}")
     assert disagree == []
+
+
+def _lossy_equal_by_regex(a: str, b: str, marks: bool = False) -> bool:
+    """The regular expression ``lossy_equal`` used to compile from ``b`` for every call: the reference
+    its position walk must agree with."""
+    import re
+
+    if "?" not in b and "?" in a:
+        a, b = b, a
+    if "?" not in b:
+        return False
+    one = "(?:['\"?-]|)" if marks else "['\"?-]"
+    parts = []
+    for k, chunk in enumerate(re.split(r"( \? |\?)", b)):
+        if k % 2 == 0:
+            parts.append("".join("['?]" if c == "'" else '["?]' if c == '"' else re.escape(c) for c in chunk))
+        elif chunk == "?":
+            parts.append(one)
+        else:
+            parts.append(f"(?:-|| {one} )")
+    return re.fullmatch("".join(parts), a) is not None
+
+
+_LOSSY_TEXT = st.text(alphabet="ab ?'\"-.\u2019\u201c", max_size=12)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_LOSSY_TEXT, _LOSSY_TEXT, st.booleans())
+def test_lossy_equal_answers_as_the_regular_expression_did(a: str, b: str, marks: bool) -> None:
+    assert lossy_equal(a, b, marks) == _lossy_equal_by_regex(a, b, marks)
+
+
+@pytest.mark.parametrize("marks", [False, True])
+def test_lossy_equal_on_question_marks_beside_spaces(marks: bool) -> None:
+    # The spaced "?" (a dash) against each thing it may stand for, and a few it may not.
+    for a in ["x - y", "x y", "x  y", "x ' y", "x ? y", "x  -  y", "x-y", "x -y", "x   y"]:
+        assert lossy_equal(a, "x ? y", marks) == _lossy_equal_by_regex(a, "x ? y", marks), a
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_LOSSY_TEXT, st.data(), st.booleans())
+def test_lossy_equal_agrees_on_near_matches(b: str, data: st.DataObject, marks: bool) -> None:
+    # Each "?" (and quote) of b replaced by something it may or may not stand for: mostly near matches.
+    swap = st.sampled_from(["'", '"', "-", "?", "", " ", "\u2019", "a"])
+    a = "".join(data.draw(swap) if c in "?'\"" else c for c in b)
+    assert lossy_equal(a, b, marks) == _lossy_equal_by_regex(a, b, marks)
+    assert lossy_equal(b, a, marks) == _lossy_equal_by_regex(b, a, marks)
