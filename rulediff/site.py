@@ -15,10 +15,12 @@ from typing import Any
 
 from . import __version__
 from .archive import Archive, VersionRow
+from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, StoredEdits, _num_key, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
+from .site_parts import StoredEdits, StoredParts, part_key
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 
@@ -54,18 +56,21 @@ def build_site(
     arc.sync_corrections()
     arc.ensure_alignments(arc.bridges(), "bridge")
     # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
-    memo = StoredEdits(arc)
+    memo, parts = StoredEdits(arc), StoredParts(arc)
     with arc.snapshot():
-        stats = _build(arc, root, progress, memo)
+        stats = _build(arc, root, progress, memo, parts)
     memo.save()
+    parts.save()
     return stats
 
 
-def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits) -> dict[str, int]:
+def _build(
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts
+) -> dict[str, int]:
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)
-    pages = _pages(arc, versions, names)
+    pages = _pages(arc, versions, names, parts)
     env = environment()
 
     idx = RuleIndex.build(arc, versions)
@@ -92,9 +97,9 @@ def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdit
             )
             for c in chunks
         ]
-        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo)
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, progress, memo)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, env, progress, memo, parts)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, wrote in zip(chunk, job.result(), strict=True):
@@ -102,7 +107,7 @@ def _build(arc: Archive, root: Path, progress: Progress | None, memo: StoredEdit
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    write_history_pages(pending, _ids_on(root), w, env)
+    write_history_pages(pending, idx, _ids_on(root), w, env)
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
@@ -222,8 +227,8 @@ def _file_names(versions: list[VersionRow]) -> dict[int, str]:
     return out
 
 
-def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> list[Page]:
-    summaries = arc.summaries()
+def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts) -> list[Page]:
+    summaries = _summaries(arc, versions, parts)
     by_id = {v.id: v for v in versions}
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
@@ -231,6 +236,25 @@ def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str]) -> l
     out = []
     for a, b, role in pairs:
         out.append(Page(by_id[a], by_id[b], f"diff/{names[a]}--{names[b]}.html", role, summaries.get((a, b), {})))
+    return out
+
+
+def _summaries(arc: Archive, versions: list[VersionRow], parts: StoredParts) -> dict[tuple[int, int], dict[str, int]]:
+    """The counts of every stored pair, as ``Archive.summaries`` gives them: a pair with hand corrections is
+    counted as its diff page shows it, corrections applied. That takes aligning the pair again, so those
+    counts are kept with the rendered steps, by the two releases, the corrections and the matcher."""
+    shas = {v.id: v.sha256 for v in versions}
+    out = {}
+    for (a, b), counts in arc.matcher_summaries().items():
+        fixes = arc.corrections(a, b)
+        if fixes:
+            key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
+            kept = parts.get(key)
+            if kept is None:
+                kept = json.dumps(arc.alignment(f"#{a}", f"#{b}").summary())
+                parts.put(key, kept)
+            counts = json.loads(kept)
+        out[(a, b)] = counts
     return out
 
 

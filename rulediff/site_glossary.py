@@ -8,9 +8,11 @@ import json
 from functools import partial
 from typing import Any
 
+from markupsafe import Markup
+
 from .archive import Archive, VersionRow
-from .links import linker
-from .site_history import RuleIndex, StoredEdits, file_slug
+from .site_history import RuleIndex, file_slug
+from .site_parts import StoredEdits, StoredParts, fill, glossary_step
 from .terms import term_key
 from .timeline import stretches
 
@@ -27,6 +29,7 @@ def write_glossary_pages(
     w: Any,
     env: Any,
     memo: StoredEdits | None = None,
+    parts: StoredParts | None = None,
 ) -> list[dict[str, Any]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
@@ -40,6 +43,7 @@ def write_glossary_pages(
     with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
     template = env.get_template("glossary_term.html.j2")
+    step_template = env.get_template("glossary_step.html.j2")
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
@@ -78,23 +82,13 @@ def write_glossary_pages(
             continue
         entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
         steps = []
-        for s in stretches(entries, memo=memo):
+        for n, s in enumerate(stretches(entries, edits=False), 1):
             page = diff_into.get(s.first.id)
-            steps.append(
-                {
-                    "from": s.first.label,
-                    "to": None if order[s.last.id] == len(versions) - 1 else s.last.label,
-                    "term": s.name,
-                    "change": s.change,
-                    "nature": s.nature,
-                    "previous": s.previous,
-                    "quiet": s.quiet,
-                    "text": s.text,
-                    "diff": s.diff,
-                    "diff_link": "../" + page + "#glossary" if page and s.change != "first seen" else None,
-                    "link": linker(partial(_rule_url, idx, s.last.id)),
-                }
-            )
+            diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
+            to = None if order[s.last.id] == len(versions) - 1 else s.last.label
+            url_of = partial(_rule_url, idx, s.last.id)
+            part = glossary_step(step_template, s, n, to, diff_link, url_of, memo, parts)
+            steps.append(Markup(fill(part, url_of)))
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
         w.write(
             path,

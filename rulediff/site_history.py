@@ -8,13 +8,16 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
+
+from markupsafe import Markup
 
 from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
-from .links import linker
 from .numbering import RuleNumber
-from .timeline import Edit, Stretch, edit_engine, stretches
+from .site_parts import StoredEdits, StoredParts, fill, history_step
+from .timeline import Stretch, stretches
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -74,6 +77,7 @@ class RuleIndex:
     paths: dict[int, str]
     # versions that are the whole rules (not a partial dump): only they can say a rule is gone
     complete: set[int]
+    digested: dict[int, str] | None = None
 
     @classmethod
     def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
@@ -104,36 +108,15 @@ class RuleIndex:
 
     def digests(self) -> dict[int, str]:
         """Per version, a digest of where each of its numbers links: a page that links by number into a
-        version is rebuilt when (and only when) one of those addresses moves."""
-        books: dict[int, list[tuple[str, str]]] = {v.id: [] for v in self.versions}
-        for (vid, number), lin in self.at.items():
-            books[vid].append((number, self.paths[lin]))
-        return {vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()}
-
-
-class StoredEdits:
-    """The edits (nature and word diff) earlier builds kept in the archive, read on first use, and those this
-    build works out: after one new release, history and glossary pages re-render without re-diffing."""
-
-    def __init__(self, arc: Archive) -> None:
-        self.arc = arc
-        self.engine = edit_engine()
-        self.known: dict[str, Edit] | None = None
-        self.new: dict[str, Edit] = {}
-
-    def get(self, key: str) -> Edit | None:
-        if self.known is None:
-            self.known = self.arc.edits(self.engine)
-        got = self.known.get(key)
-        return got if got is not None else self.new.get(key)
-
-    def put(self, key: str, edit: Edit) -> None:
-        self.new[key] = edit
-
-    def save(self) -> None:
-        """Store the new edits (outside the snapshot the pages were read in)."""
-        if self.new:
-            self.arc.store_edits(self.engine, self.new)
+        version is rebuilt when (and only when) one of those addresses moves. Worked out once."""
+        if self.digested is None:
+            books: dict[int, list[tuple[str, str]]] = {v.id: [] for v in self.versions}
+            for (vid, number), lin in self.at.items():
+                books[vid].append((number, self.paths[lin]))
+            self.digested = {
+                vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()
+            }
+        return self.digested
 
 
 @dataclass(slots=True)
@@ -143,6 +126,9 @@ class PendingPage:
     path: str
     key: str
     context: dict[str, Any]
+    # Per step: the stored rendering, the version whose numbers its references name, the diff page it
+    # links into (if any) and the anchors there its change may have, best first.
+    steps: list[tuple[str, int, str | None, list[str]]]
 
 
 def plan_history_pages(
@@ -150,15 +136,19 @@ def plan_history_pages(
     idx: RuleIndex,
     diff_into: dict[int, str],
     w: Any,
+    env: Any,
     progress: Progress | None,
     memo: StoredEdits | None = None,
+    parts: StoredParts | None = None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage]]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
-    word diffs: the costly part, done while the diff pages render). A page's key is built from body ids
-    (and the addresses it links to), so an unchanged lineage costs no text at all."""
+    each step rendered or read back as rendered before: the costly part, done while the diff pages
+    render). A page's key is built from body ids (and the addresses it links to), so an unchanged
+    lineage costs no text at all."""
     versions, order = idx.versions, idx.order
     digests = idx.digests()
     marks = arc.all_link_marks()
+    template = env.get_template("history_step.html.j2")
     pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
@@ -186,6 +176,7 @@ def plan_history_pages(
         gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
         links = [diff_into.get(versions[k].id) for k, *_ in plan]
         via, ended = link_texts(marks.get(lin, []))
+        current = plan[-1][0] == len(versions) - 1
         key = hashlib.sha1(
             json.dumps(
                 [
@@ -197,7 +188,7 @@ def plan_history_pages(
                     [digests[versions[k].id] for k, *_ in plan],
                     links,
                     gone.label if gone else None,
-                    plan[-1][0] == len(versions) - 1,
+                    current,
                 ]
             ).encode("utf-8")
         ).hexdigest()
@@ -215,13 +206,14 @@ def plan_history_pages(
                 (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
             )
             prev_k = k
-        steps = [_step_view(s, idx, diff_into, plan) for s in stretches(entries, via, memo)]
-        if steps and plan[-1][0] == len(versions) - 1:
-            steps[-1]["to"] = None  # "to today"
+        found = stretches(entries, via, edits=False)
+        steps = [
+            _step(s, k, current and k == len(found), idx, diff_into, plan, template, memo, parts)
+            for k, s in enumerate(found, 1)
+        ]
         children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
         context = {
             "lineage": lin,
-            "steps": steps,
             "latest": {"number": latest[2], "title": latest[3]},
             "numbers": numbers,
             "versions": len(items),
@@ -229,29 +221,56 @@ def plan_history_pages(
             "gone": gone.label if gone is not None else None,
             "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
             "ended": ended,
-            "uncertain": any(s["via"] == UNCERTAIN for s in steps),
+            "uncertain": any(s.link == UNCERTAIN for s in found),
         }
-        pending.append(PendingPage(path, key, context))
+        pending.append(PendingPage(path, key, context, steps))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
     return listing, pending
 
 
-def write_history_pages(pending: list[PendingPage], page_ids: Callable[[str], set[str]], w: Any, env: Any) -> None:
+def write_history_pages(
+    pending: list[PendingPage], idx: RuleIndex, page_ids: Callable[[str], set[str]], w: Any, env: Any
+) -> None:
     """Write the planned pages once the diff pages exist: each step links to its release's diff page at
-    the first of the rule's changed nodes that page has an anchor for."""
+    the first of the rule's changed nodes that page has an anchor for, its references to the rules they
+    name in the step's last release."""
     template = env.get_template("history.html.j2")
     for page in pending:
-        for step in page.context["steps"]:
-            target = step.pop("diff_page")
-            candidates = step.pop("anchors")
-            if target is None:
-                step["diff_link"] = None
-                continue
-            ids = page_ids(target)
-            step["diff_link"] = "../" + target + next(("#" + c for c in candidates if c in ids), "")
-        w.write(page.path, template.render(**page.context), page.key)
+        steps = []
+        for part, last, target, candidates in page.steps:
+            href = None
+            if target is not None:
+                ids = page_ids(target)
+                href = "../" + target + next(("#" + c for c in candidates if c in ids), "")
+            steps.append(Markup(fill(part, partial(idx.url, last), href)))
+        w.write(page.path, template.render(steps=steps, **page.context), page.key)
+
+
+def _step(
+    s: Stretch,
+    k: int,
+    today: bool,
+    idx: RuleIndex,
+    diff_into: dict[int, str],
+    plan: list[tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]],
+    template: Any,
+    memo: StoredEdits | None,
+    parts: StoredParts | None,
+) -> tuple[str, int, str | None, list[str]]:
+    """Step ``k`` of a page: rendered (or read back) with holes for its links, the version its references
+    name rules in, and the release's diff page with the anchors the rule's change may have there."""
+    vid = s.first.id
+    page = diff_into.get(vid) if s.change != "first seen" or idx.order[vid] > 0 else None
+    anchors: list[str] = []
+    if page is not None:
+        prev = next((p for p in reversed(plan) if p[0] < idx.order[vid]), None)
+        here = next(p for p in plan if p[0] == idx.order[vid])
+        anchors = _anchors(prev, here)
+    to = None if today else s.last.label  # the last step of a rule still in force runs "to today"
+    part = history_step(template, s, k, to, page is not None, partial(idx.url, s.last.id), memo, parts)
+    return part, s.last.id, page, anchors
 
 
 def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
@@ -267,41 +286,6 @@ def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str,
         lines.append(line(n, text))
         lines.extend(examples)
     return "\n".join(lines)
-
-
-def _step_view(
-    s: Stretch,
-    idx: RuleIndex,
-    diff_into: dict[int, str],
-    plan: list[tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]],
-) -> dict[str, Any]:
-    """A stretch for the template: the release's diff page with the anchors the rule's change may have
-    there (resolved once that page is written), and a linker that points references at the rules they
-    named in that release."""
-    vid = s.first.id
-    page = diff_into.get(vid) if s.change != "first seen" or idx.order[vid] > 0 else None
-    anchors: list[str] = []
-    if page is not None:
-        prev = next((p for p in reversed(plan) if p[0] < idx.order[vid]), None)
-        here = next(p for p in plan if p[0] == idx.order[vid])
-        anchors = _anchors(prev, here)
-    last = s.last.id
-    return {
-        "from": s.first.label,
-        "to": s.last.label,
-        "number": s.number,
-        "title": s.name,
-        "change": s.change,
-        "nature": s.nature,
-        "previous": s.previous,
-        "quiet": s.quiet,
-        "via": s.link,
-        "text": s.text,
-        "diff": s.diff,
-        "diff_page": page,
-        "anchors": anchors,
-        "link": linker(lambda n: idx.url(last, n)),
-    }
 
 
 def _anchors(prev: Any, here: Any) -> list[str]:

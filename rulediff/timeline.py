@@ -34,6 +34,9 @@ class Stretch:
     diff: list[Piece] = field(default_factory=list)
     # How the lineage came to ``first`` when a reader should know ("uncertain match", "linked by hand: ...").
     link: str | None = None
+    # The text this stretch's edit starts from (the previous stretch's, under this one's number); None for
+    # the first stretch. ``nature`` and ``diff`` are that edit's, once worked out (see ``work_out``).
+    before: str | None = None
 
     @property
     def quiet(self) -> bool:
@@ -73,11 +76,14 @@ def stretches(
     entries: Iterable[tuple[Any, str | None, str | None, str, bool]],
     links: Mapping[int, str] | None = None,
     memo: EditMemo | None = None,
+    *,
+    edits: bool = True,
 ) -> list[Stretch]:
     """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
     ``follows`` is False when the previous archived version did not have the item (it reappears).
     ``links`` (version id -> what to say of the link into it) starts a stretch there and says it.
-    ``memo`` keeps the edits (nature and word diff) worked out before, the costly part."""
+    ``memo`` keeps the edits (nature and word diff) worked out before, the costly part; without
+    ``edits`` they are left for the caller to work out (``work_out``) where it needs them."""
     out: list[Stretch] = []
     links = links or {}
     for v, number, name, text, follows in entries:
@@ -100,24 +106,22 @@ def stretches(
         if name != prev.name and number is None:
             changes.append("renamed")
             previous = prev.name
-        nature, diff = _edit(_renumbered(prev.text, prev.number, number), text, memo)
-        if nature is not None:
+        before = _renumbered(prev.text, prev.number, number)
+        if before != text:  # an edit has a nature exactly when the texts differ (see nature_of)
             changes.append("edited")
-        out.append(
-            Stretch(
-                v,
-                v,
-                number,
-                name,
-                text,
-                " and ".join(changes) or "unchanged",
-                nature,
-                previous,
-                diff,
-                link,
-            )
-        )
+        stretch = Stretch(v, v, number, name, text, " and ".join(changes) or "unchanged", None, previous, [], link)
+        stretch.before = before
+        out.append(stretch)
+    if edits:
+        for s in out:
+            work_out(s, memo)
     return out
+
+
+def work_out(s: Stretch, memo: EditMemo | None = None) -> None:
+    """Fill in the nature and word diff of a stretch's edit."""
+    if s.before is not None and s.before != s.text:
+        s.nature, s.diff = _edit(s.before, s.text, memo)
 
 
 Edit = tuple[str | None, list[Piece]]  # (nature, word diff) of one text becoming another

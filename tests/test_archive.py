@@ -275,10 +275,11 @@ def test_an_incremental_rebuild_is_byte_identical_to_a_fresh_build(tmp_path: Pat
 
 
 def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Edits (nature and word diff) of the history and glossary pages are kept in the archive: a second
-    site, every page rendered again, diffs nothing and comes out byte-identical; another engine's edits
-    are not used."""
-    from rulediff import timeline
+    """Rendered steps and edits (nature and word diff) of the history and glossary pages are kept in the
+    archive: a second site, every page written again, renders and diffs nothing; without the rendered
+    steps it renders them from the stored edits, diffing nothing; another engine's edits and steps are
+    not used. Every site comes out byte-identical."""
+    from rulediff import site_parts, timeline
     from rulediff.site import build_site
 
     with Archive.open(tmp_path / "a.sqlite") as arc:
@@ -286,16 +287,29 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
             arc.add_file(f)
         build_site(arc, tmp_path / "first")
         assert arc.db.execute("SELECT count(*) FROM edits").fetchone()[0] > 0
+        assert arc.db.execute("SELECT count(*) FROM site_parts").fetchone()[0] > 0
         calls: list[str] = []
         real = timeline.whole_diff
         monkeypatch.setattr(timeline, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
+        rendered: list[str] = []
+        real_put = site_parts.StoredParts.put
+        monkeypatch.setattr(
+            site_parts.StoredParts, "put", lambda self, k, p: rendered.append(k) or real_put(self, k, p)
+        )
         build_site(arc, tmp_path / "second")
-        assert calls == []
-        arc.db.execute("UPDATE edits SET engine = 'other'")
+        assert calls == [] and rendered == []
+        arc.db.execute("UPDATE site_parts SET engine = 'other'")
         build_site(arc, tmp_path / "third")
+        assert rendered, "another engine's steps are rendered again"
+        assert calls == [], "from the stored edits"
+        arc.db.execute("UPDATE site_parts SET engine = 'other'")
+        arc.db.execute("UPDATE edits SET engine = 'other'")
+        build_site(arc, tmp_path / "fourth")
         assert calls, "another engine's edits are worked out again"
         assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM edits")} == {timeline.edit_engine()}
-    assert _tree(tmp_path / "first") == _tree(tmp_path / "second") == _tree(tmp_path / "third")
+        assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM site_parts")} == {site_parts.part_engine()}
+    trees = [_tree(tmp_path / n) for n in ("first", "second", "third", "fourth")]
+    assert all(t == trees[0] for t in trees)
 
 
 def _lineage_partition(arc: Archive) -> set[frozenset[tuple[int, int]]]:

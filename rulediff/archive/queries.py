@@ -67,6 +67,10 @@ class QueryingArchive(AligningArchive):
             for lin, vid, number, body in self.db.execute("SELECT lineage, version_id, number, body_id FROM rules")
         ]
 
+    def matcher_summaries(self) -> dict[tuple[int, int], dict[str, int]]:
+        """The counts of every stored alignment as the matcher made it (no hand corrections applied)."""
+        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+
     def body_texts(self, ids: Iterable[int]) -> dict[int, str]:
         """The rule text of each body id."""
         want = sorted(set(ids))
@@ -115,22 +119,47 @@ class QueryingArchive(AligningArchive):
 
     def edits(self, engine: str) -> dict[str, Edit]:
         """The edits (nature and word diff, by ``timeline.edit_key``) stored by ``engine``."""
-        out: dict[str, Edit] = {}
-        for key, data in self.db.execute("SELECT key, data FROM edits WHERE engine = ?", (engine,)):
-            nature, pieces = json.loads(zlib.decompress(data))
-            out[key] = (nature, [Piece(Op(op), text, old) for op, text, old in pieces])
-        return out
+        return {
+            key: decode_edit(data)
+            for key, data in self.db.execute("SELECT key, data FROM edits WHERE engine = ?", (engine,))
+        }
 
-    def store_edits(self, engine: str, edits: dict[str, Edit]) -> None:
-        """Keep ``edits`` (and drop other engines' edits) for the next build; a read-only archive keeps none."""
-        rows = [
-            (key, engine, zlib.compress(json.dumps([n, [[p.op, p.text, p.old] for p in d]]).encode("utf-8"), 1))
-            for key, (n, d) in sorted(edits.items())
-        ]
+    def edit_keys(self, engine: str) -> set[str]:
+        """The keys of the edits ``engine`` stored (reading a key costs far less than its edit)."""
+        return {key for (key,) in self.db.execute("SELECT key FROM edits WHERE engine = ?", (engine,))}
+
+    def edit(self, key: str, engine: str) -> Edit | None:
+        row = self.db.execute("SELECT data FROM edits WHERE key = ? AND engine = ?", (key, engine)).fetchone()
+        return decode_edit(row[0]) if row is not None else None
+
+    @staticmethod
+    def encode_edit(edit: Edit) -> bytes:
+        return encode_edit(edit)
+
+    @staticmethod
+    def decode_edit(data: bytes) -> Edit:
+        return decode_edit(data)
+
+    def store_edits(self, engine: str, edits: dict[str, bytes]) -> None:
+        """Keep ``edits`` (encoded by ``encode_edit``; other engines' edits are dropped) for the next build."""
+        self._store_cache("edits", engine, edits)
+
+    def site_parts(self, engine: str) -> dict[str, bytes]:
+        """The rendered steps of history and glossary pages ``engine`` stored, compressed, by key."""
+        return dict(self.db.execute("SELECT key, data FROM site_parts WHERE engine = ?", (engine,)).fetchall())
+
+    def store_site_parts(self, engine: str, parts: dict[str, bytes]) -> None:
+        self._store_cache("site_parts", engine, parts)
+
+    def _store_cache(self, table: str, engine: str, rows: dict[str, bytes]) -> None:
+        """Keep ``rows`` of a cache table and drop other engines' rows; a read-only archive keeps none."""
         try:
             with self.transaction():
-                self.db.execute("DELETE FROM edits WHERE engine != ?", (engine,))
-                self.db.executemany("INSERT OR REPLACE INTO edits(key, engine, data) VALUES (?,?,?)", rows)
+                self.db.execute(f"DELETE FROM {table} WHERE engine != ?", (engine,))
+                self.db.executemany(
+                    f"INSERT OR REPLACE INTO {table}(key, engine, data) VALUES (?,?,?)",
+                    [(key, engine, data) for key, data in sorted(rows.items())],
+                )
         except sqlite3.OperationalError as e:
             if "readonly" not in str(e).lower():
                 raise
@@ -219,3 +248,13 @@ class QueryingArchive(AligningArchive):
                     "examples": [e.text for e in r.examples],
                     "lineage": lineage.get(pos),
                 }
+
+
+def encode_edit(edit: Edit) -> bytes:
+    nature, pieces = edit
+    return zlib.compress(json.dumps([nature, [[p.op, p.text, p.old] for p in pieces]]).encode("utf-8"), 1)
+
+
+def decode_edit(data: bytes) -> Edit:
+    nature, pieces = json.loads(zlib.decompress(data))
+    return (nature, [Piece(Op(op), text, old) for op, text, old in pieces])

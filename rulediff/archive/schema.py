@@ -162,6 +162,12 @@ def _raws_apart(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE versions DROP COLUMN raw")
 
 
+@migration(8, "rendered steps of the site's history and glossary pages, by what they show")
+def _site_parts(db: sqlite3.Connection) -> None:
+    # A cache like ``edits``: a page's steps up to the newest release are reused, not rendered again.
+    db.execute("CREATE TABLE site_parts(key TEXT PRIMARY KEY, engine TEXT NOT NULL, data BLOB NOT NULL)")
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():
