@@ -4,8 +4,10 @@ down to the stretches around their changes, long lists to the items that came an
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 from .numbering import find_references
 from .textdiff import Op, Piece, word_diff
@@ -91,15 +93,27 @@ def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[
         for ref in find_references(text):
             for m in _NUMBER.finditer(ref.text):
                 refs.append((ref.start + m.start(), ref.start + m.end(), m.group()))
+    # Looked up by position, not scanned per word (a long rule has hundreds of words): changed characters
+    # counted up to each position, the places the other side changed at and the references in order.
+    changed_before = [0, *accumulate(flags)]
+    places = sorted(touched)
+    starts = [r[0] for r in refs]
+    in_order = starts == sorted(starts)
     out: list[_Word] = []
     for m in _TOKEN.finditer(text):
         a, b = m.start(), m.end()
         if m.group().isspace():
             out.append(_Word(m.group(), True, False, False))
             continue
-        changed = any(flags[a:b])
-        near = changed or any(a <= t <= b for t in touched)
-        cuts = [(s, e, n) for s, e, n in refs if a <= s and e <= b]
+        changed = changed_before[b] > changed_before[a]
+        k = bisect_left(places, a)
+        near = changed or (k < len(places) and places[k] <= b)
+        if not refs:
+            cuts = []
+        elif in_order:
+            cuts = [r for r in refs[bisect_left(starts, a) : bisect_right(starts, b)] if r[1] <= b]
+        else:
+            cuts = [(s, e, n) for s, e, n in refs if a <= s and e <= b]
         at = a
         for s, e, n in cuts:
             if s > at:

@@ -19,8 +19,9 @@ from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, _num_key, plan_history_pages, whole_rule, write_history_pages
 from .site_parts import StoredEdits, StoredParts, part_key
+from .site_steps import StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
 
@@ -70,7 +71,7 @@ def _build(
     w = SiteWriter(root)
     versions = arc.versions()
     names = _file_names(versions)
-    pages = _pages(arc, versions, names, parts)
+    pages, uncounted = _pages(arc, versions, names, parts)
     env = environment()
 
     idx = RuleIndex.build(arc, versions)
@@ -92,22 +93,30 @@ def _build(
                 _render_pages,
                 str(arc.path),
                 str(root),
-                [(p.old.id, p.new.id, p.path, nav.get(p.path, {})) for p in c],
+                [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
                 _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
             )
             for c in chunks
         ]
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, env, progress, memo, parts)
+        steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts, whole_rule)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, wrote in zip(chunk, job.result(), strict=True):
+            for p, (wrote, counts) in zip(chunk, job.result(), strict=True):
                 w.record(p.path, _page_key(p, digests, nav, fixed), wrote)
+                if counts is not None:
+                    p.summary = counts
+                    parts.put(uncounted[p.path], json.dumps(counts))
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    write_history_pages(pending, idx, _ids_on(root), w, env)
+    write_history_pages(pending, steps, _ids_on(root), w, env)
+    for p in pages:
+        if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
+            p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
+            parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
@@ -180,14 +189,16 @@ def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
 def _render_pages(
     archive: str,
     root: str,
-    pages: list[tuple[int, int, str, dict[str, dict[str, str]]]],
+    pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
     addresses: dict[int, dict[str, str]],
-) -> list[bool]:
-    """Worker: render diff pages from the archive (read only) and write them; whether each changed."""
-    out = []
+) -> list[tuple[bool, dict[str, int] | None]]:
+    """Worker: render diff pages from the archive (read only) and write them; whether each changed, and the
+    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand)."""
+    out: list[tuple[bool, dict[str, int] | None]] = []
+    checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
         arc.keep_documents(2)  # pages come in release order: only the pair at hand is reused
-        for a, b, rel, nav in pages:
+        for a, b, rel, nav, count in pages:
             al = arc.alignment(f"#{a}", f"#{b}")
 
             def rule_history(number: str, new_side: bool, a: int = a, b: int = b) -> str | None:
@@ -195,7 +206,8 @@ def _render_pages(
                 return "../" + path if path else None
 
             site = {**_NAV, **nav, "rule_history": rule_history}
-            out.append(write_if_changed(Path(root), rel, to_html(al, site=site)))
+            wrote = write_if_changed(Path(root), rel, to_html(al, site=site), checked)
+            out.append((wrote, al.summary() if count else None))
     return out
 
 
@@ -227,35 +239,47 @@ def _file_names(versions: list[VersionRow]) -> dict[int, str]:
     return out
 
 
-def _pages(arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts) -> list[Page]:
-    summaries = _summaries(arc, versions, parts)
+def _pages(
+    arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
+) -> tuple[list[Page], dict[str, str]]:
+    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
+    summaries, uncounted = _summaries(arc, versions, parts)
     by_id = {v.id: v for v in versions}
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
     pairs += [(a, b, "bridge") for a, b in arc.bridges() if (a, b) not in consecutive]
     out = []
+    waiting = {}
     for a, b, role in pairs:
-        out.append(Page(by_id[a], by_id[b], f"diff/{names[a]}--{names[b]}.html", role, summaries.get((a, b), {})))
-    return out
+        path = f"diff/{names[a]}--{names[b]}.html"
+        out.append(Page(by_id[a], by_id[b], path, role, summaries.get((a, b), {})))
+        if (a, b) in uncounted:
+            waiting[path] = uncounted[(a, b)]
+    return out, waiting
 
 
-def _summaries(arc: Archive, versions: list[VersionRow], parts: StoredParts) -> dict[tuple[int, int], dict[str, int]]:
+def _summaries(
+    arc: Archive, versions: list[VersionRow], parts: StoredParts
+) -> tuple[dict[tuple[int, int], dict[str, int]], dict[tuple[int, int], str]]:
     """The counts of every stored pair, as ``Archive.summaries`` gives them: a pair with hand corrections is
     counted as its diff page shows it, corrections applied. That takes aligning the pair again, so those
-    counts are kept with the rendered steps, by the two releases, the corrections and the matcher."""
+    counts are kept with the rendered steps (by the two releases, the corrections and the matcher); the
+    ones not kept yet are left out, with the key to keep them by: the worker that renders the pair's page
+    counts it, or the build does once the pages are written."""
     shas = {v.id: v.sha256 for v in versions}
-    out = {}
+    out: dict[tuple[int, int], dict[str, int]] = {}
+    missing: dict[tuple[int, int], str] = {}
     for (a, b), counts in arc.matcher_summaries().items():
         fixes = arc.corrections(a, b)
         if fixes:
             key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
             kept = parts.get(key)
             if kept is None:
-                kept = json.dumps(arc.alignment(f"#{a}", f"#{b}").summary())
-                parts.put(key, kept)
+                missing[(a, b)] = key
+                continue
             counts = json.loads(kept)
         out[(a, b)] = counts
-    return out
+    return out, missing
 
 
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")

@@ -37,13 +37,16 @@ def write_glossary_pages(
     digests = idx.digests()
     order = {v.id: k for k, v in enumerate(versions)}
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
+    keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
     for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
-        by_key.setdefault(term_key(term), {}).setdefault(order[vid], (term, text))
+        key = keys.get(term)
+        if key is None:
+            key = keys[term] = term_key(term)
+        by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
     # Only a release with a glossary can say a term is gone (a partial dump has none).
     with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
     template = env.get_template("glossary_term.html.j2")
-    step_template = env.get_template("glossary_step.html.j2")
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
@@ -87,7 +90,7 @@ def write_glossary_pages(
             diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
             to = None if order[s.last.id] == len(versions) - 1 else s.last.label
             url_of = partial(_rule_url, idx, s.last.id)
-            part = glossary_step(step_template, s, n, to, diff_link, url_of, memo, parts)
+            part = glossary_step(s, n, to, diff_link, url_of, memo, parts)
             steps.append(Markup(fill(part, url_of)))
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
         w.write(

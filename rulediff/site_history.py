@@ -8,7 +8,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from markupsafe import Markup
@@ -16,8 +15,7 @@ from markupsafe import Markup
 from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
-from .site_parts import StoredEdits, StoredParts, fill, history_step
-from .timeline import Stretch, stretches
+from .site_steps import Lineage, Step, StepMaker
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -70,8 +68,8 @@ class RuleIndex:
     by_lineage: dict[int, list[Row]]
     # (version id, number) -> lineage: where a reference in that version's text points
     at: dict[tuple[int, str], int]
-    # (version id, rule number) -> its subrules [(number, body id)], for rules read whole
-    kids: dict[tuple[int, str], list[tuple[str, int]]]
+    # (version id, rule number) -> its subrules ((number, body id), ...), for rules read whole
+    kids: dict[tuple[int, str], tuple[tuple[str, int], ...]]
     # (version id, heading or section number) -> the numbers directly below it
     heads: dict[tuple[int, str], list[str]]
     paths: dict[int, str]
@@ -87,20 +85,32 @@ class RuleIndex:
         at: dict[tuple[int, str], int] = {}
         kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
         heads: dict[tuple[int, str], list[str]] = {}
+        parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         for row in rows:
             lin, vid, number, _, body = row
-            by_lineage.setdefault(lin, []).append(row)
+            same = by_lineage.get(lin)
+            if same is None:
+                by_lineage[lin] = [row]
+            else:
+                same.append(row)
             if number:
-                at.setdefault((vid, number), lin)
-                parent = _parent_number(number)
+                if (vid, number) not in at:
+                    at[(vid, number)] = lin
+                parent = parents.get(number, "")
+                if parent == "":
+                    parent = parents[number] = _parent_number(number)
                 if parent is not None and "." in parent:  # a subrule of a rule: read with it
                     kids.setdefault((vid, parent), []).append((number, body))
                 elif parent is not None:
                     heads.setdefault((vid, parent), []).append(number)
+        sort_keys = {n: _num_key(n) for n in parents}
         for lst in kids.values():
-            lst.sort(key=lambda c: _num_key(c[0]))
+            if len(lst) > 1:
+                lst.sort(key=lambda c: sort_keys[c[0]])
+        # A rule's subrules go into every history page entry as they are: a tuple, made once.
+        subrules = {at_parent: tuple(lst) for at_parent, lst in kids.items()}
         complete = {v.id for v in versions if arc.coverage(v.id).complete}
-        return cls(versions, order, by_lineage, at, kids, heads, history_paths(rows, versions), complete)
+        return cls(versions, order, by_lineage, at, subrules, heads, history_paths(rows, versions), complete)
 
     def url(self, vid: int, number: str, up: str = "../") -> str | None:
         lin = self.at.get((vid, number))
@@ -126,9 +136,10 @@ class PendingPage:
     path: str
     key: str
     context: dict[str, Any]
-    # Per step: the stored rendering, the version whose numbers its references name, the diff page it
-    # links into (if any) and the anchors there its change may have, best first.
-    steps: list[tuple[str, int, str | None, list[str]]]
+    lineage: Lineage
+    block: str  # the key of its steps as written
+    kept: dict[str, Any] | None  # its steps as an earlier build wrote them, if their runs are the same
+    steps: list[Step] | None  # its steps worked out (when none were kept)
 
 
 def plan_history_pages(
@@ -136,19 +147,16 @@ def plan_history_pages(
     idx: RuleIndex,
     diff_into: dict[int, str],
     w: Any,
-    env: Any,
+    steps: StepMaker,
     progress: Progress | None,
-    memo: StoredEdits | None = None,
-    parts: StoredParts | None = None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage]]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
     each step rendered or read back as rendered before: the costly part, done while the diff pages
     render). A page's key is built from body ids (and the addresses it links to), so an unchanged
-    lineage costs no text at all."""
+    lineage costs no text at all, and a lineage whose runs of releases read as before costs none either."""
     versions, order = idx.versions, idx.order
     digests = idx.digests()
     marks = arc.all_link_marks()
-    template = env.get_template("history_step.html.j2")
     pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
@@ -157,7 +165,7 @@ def plan_history_pages(
             progress("history pages", done, total)
         items = sorted(items, key=lambda r: order[r[1]])
         plan = [
-            (order[vid], number, title, body, tuple(idx.kids.get((vid, number or ""), ())))
+            (order[vid], number, title, body, idx.kids.get((vid, number or ""), ()))
             for _, vid, number, title, body in items
         ]
         path = idx.paths[lin]
@@ -176,7 +184,6 @@ def plan_history_pages(
         gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
         links = [diff_into.get(versions[k].id) for k, *_ in plan]
         via, ended = link_texts(marks.get(lin, []))
-        current = plan[-1][0] == len(versions) - 1
         key = hashlib.sha1(
             json.dumps(
                 [
@@ -188,29 +195,15 @@ def plan_history_pages(
                     [digests[versions[k].id] for k, *_ in plan],
                     links,
                     gone.label if gone else None,
-                    current,
+                    plan[-1][0] == len(versions) - 1,
                 ]
             ).encode("utf-8")
         ).hexdigest()
         if w.fresh(path, key):
             continue
-        bodies = {b for *_, body, ks in plan for b in (body, *(kb for _, kb in ks))}
-        contents = arc.body_contents(bodies)
-        entries = []
-        prev_k = None
-        for k, number, title, body, ks in plan:
-            v = versions[k]
-            # Missing from a partial dump in between is not "gone and back".
-            follows = prev_k is not None and all(versions[j].id not in idx.complete for j in range(prev_k + 1, k))
-            entries.append(
-                (v, number, title, _whole(number, contents[body], [(n, contents[b]) for n, b in ks]), follows)
-            )
-            prev_k = k
-        found = stretches(entries, via, edits=False)
-        steps = [
-            _step(s, k, current and k == len(found), idx, diff_into, plan, template, memo, parts)
-            for k, s in enumerate(found, 1)
-        ]
+        lineage = Lineage.of(plan, via, versions, idx.complete)
+        block = steps.block_key(lineage)
+        kept = steps.kept(block)
         children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
         context = {
             "lineage": lin,
@@ -221,9 +214,11 @@ def plan_history_pages(
             "gone": gone.label if gone is not None else None,
             "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
             "ended": ended,
-            "uncertain": any(s.link == UNCERTAIN for s in found),
+            # every release the lineage is linked into by weak evidence starts a step that says so
+            "uncertain": bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan),
         }
-        pending.append(PendingPage(path, key, context, steps))
+        worked = steps.work_out(lineage) if kept is None else None
+        pending.append(PendingPage(path, key, context, lineage, block, kept, worked))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
@@ -231,49 +226,23 @@ def plan_history_pages(
 
 
 def write_history_pages(
-    pending: list[PendingPage], idx: RuleIndex, page_ids: Callable[[str], set[str]], w: Any, env: Any
+    pending: list[PendingPage], steps: StepMaker, page_ids: Callable[[str], set[str]], w: Any, env: Any
 ) -> None:
     """Write the planned pages once the diff pages exist: each step links to its release's diff page at
     the first of the rule's changed nodes that page has an anchor for, its references to the rules they
-    name in the step's last release."""
+    name in the step's last release. Kept steps whose links no longer lead where they did are worked out
+    again."""
     template = env.get_template("history.html.j2")
     for page in pending:
-        steps = []
-        for part, last, target, candidates in page.steps:
-            href = None
-            if target is not None:
-                ids = page_ids(target)
-                href = "../" + target + next(("#" + c for c in candidates if c in ids), "")
-            steps.append(Markup(fill(part, partial(idx.url, last), href)))
-        w.write(page.path, template.render(steps=steps, **page.context), page.key)
+        html = steps.checked(page.kept, page.lineage, page_ids) if page.kept is not None else None
+        if html is None:
+            worked = page.steps if page.steps is not None else steps.work_out(page.lineage)
+            html, kept = steps.written(worked, page_ids)
+            steps.keep(page.block, kept)
+        w.write(page.path, template.render(steps=[Markup(html)], **page.context), page.key)
 
 
-def _step(
-    s: Stretch,
-    k: int,
-    today: bool,
-    idx: RuleIndex,
-    diff_into: dict[int, str],
-    plan: list[tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]],
-    template: Any,
-    memo: StoredEdits | None,
-    parts: StoredParts | None,
-) -> tuple[str, int, str | None, list[str]]:
-    """Step ``k`` of a page: rendered (or read back) with holes for its links, the version its references
-    name rules in, and the release's diff page with the anchors the rule's change may have there."""
-    vid = s.first.id
-    page = diff_into.get(vid) if s.change != "first seen" or idx.order[vid] > 0 else None
-    anchors: list[str] = []
-    if page is not None:
-        prev = next((p for p in reversed(plan) if p[0] < idx.order[vid]), None)
-        here = next(p for p in plan if p[0] == idx.order[vid])
-        anchors = _anchors(prev, here)
-    to = None if today else s.last.label  # the last step of a rule still in force runs "to today"
-    part = history_step(template, s, k, to, page is not None, partial(idx.url, s.last.id), memo, parts)
-    return part, s.last.id, page, anchors
-
-
-def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
+def whole_rule(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
     """A rule and its subrules, one node or example a line, as the rules print them."""
 
     def line(n: str | None, text: str) -> str:
@@ -286,23 +255,6 @@ def _whole(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str,
         lines.append(line(n, text))
         lines.extend(examples)
     return "\n".join(lines)
-
-
-def _anchors(prev: Any, here: Any) -> list[str]:
-    """Where on the diff page this rule's change may be, best first: the first of its nodes that changed."""
-    candidates = []
-    if prev is None or prev[1] != here[1] or prev[3] != here[3]:
-        candidates.append(f"r{here[1]}")
-    old_kids = dict(prev[4]) if prev is not None else {}
-    new_kids = dict(here[4])
-    for n, b in here[4]:
-        if old_kids.get(n) != b:
-            candidates.append(f"r{n}")
-    for n in old_kids:
-        if n not in new_kids:
-            candidates.append(f"old-{n}")
-    candidates.append(f"r{here[1]}")
-    return candidates
 
 
 def _numbers(plan: list[Any], versions: list[VersionRow]) -> list[tuple[str, str, str]]:

@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from markupsafe import Markup, escape
 
 from .archive import Archive
 from .links import Linker, linker
 from .numbering import find_references
-from .templating import template_dir
+from .textdiff import Op
 from .timeline import Edit, Stretch, edit_engine, work_out
 
 # A link to a rule's page: the targets it may name, then the (escaped) reference text it wraps. Escaped text
@@ -31,7 +29,6 @@ _TARGETS = "\x1f"
 # The code a stored step depends on besides the edit engine: a change to any of these renders steps afresh.
 # A step is rendered here from exactly what its key holds, so the pages' own modules are not among them.
 PART_MODULES = ("site_parts.py", "links.py")
-PART_TEMPLATES = ("history_step.html.j2", "glossary_step.html.j2")
 
 
 @functools.cache
@@ -39,16 +36,18 @@ def part_engine() -> str:
     """Names the code that renders steps (and the code that works out their edits)."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(edit_engine().encode())
-    for path in [*(here / m for m in PART_MODULES), *(template_dir() / t for t in PART_TEMPLATES)]:
+    for path in (here / m for m in PART_MODULES):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
-def part_key(kind: str, fields: list[Any]) -> str:
-    """The key of a rendered step: everything it shows but its links' addresses."""
-    return hashlib.blake2b(json.dumps([kind, *fields]).encode(), digest_size=16).hexdigest()
+def part_key(kind: str, fields: list[str | int | bool | None]) -> str:
+    """The key of a rendered step: everything it shows but its links' addresses (``repr`` tells every
+    string, number, bool and None apart)."""
+    return hashlib.blake2b(repr((kind, *fields)).encode(), digest_size=16).hexdigest()
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a step's unchanged lines are the next step's: the same texts again
 def holed(text: str) -> Markup | None:
     """``text`` escaped, every reference in it a hole to fill with its rule's address; None when two
     references overlap (the linker's choice between them depends on which addresses exist)."""
@@ -102,7 +101,6 @@ def fill(part: str, url_of: Callable[[str], str | None], diff_href: str | None =
 
 
 def history_step(
-    template: Any,
     s: Stretch,
     k: int,
     to: str | None,
@@ -122,29 +120,23 @@ def history_step(
     if part is None:
         work_out(s, memo)
         link = HoleLinker(linker(url_of))
-        view = {
-            "from": s.first.label,
-            "to": to,
-            "number": s.number,
-            "title": s.name,
-            "change": s.change,
-            "nature": s.nature,
-            "previous": s.previous,
-            "quiet": s.quiet,
-            "via": s.link,
-            "text": s.text,
-            "diff": s.diff,
-            "diff_link": DIFF_HOLE if diff_page else None,
-            "link": link,
-        }
-        part = template.render(s=view, index=k, first=k == 1)
+        out = _when(k, s, to)
+        out.append(f"{escape(s.number or '(unnumbered)')}")
+        if s.name and s.number and "." not in s.number:
+            out.append(f" {escape(s.name)}")
+        out.append(_badges(s))
+        if s.link:
+            out.append(f' <span class="badge via">{escape(s.link)}</span>')
+        if diff_page:
+            what = "added in this release" if k == 1 else "this release&#39;s changes"
+            out.append(f' <a class="release" href="{DIFF_HOLE}">{what}</a>')
+        part = _body(out, s, link)
         if parts is not None and link.ok:
             parts.put(key, part)
     return part
 
 
 def glossary_step(
-    template: Any,
     s: Stretch,
     k: int,
     to: str | None,
@@ -159,23 +151,67 @@ def glossary_step(
     if part is None:
         work_out(s, memo)
         link = HoleLinker(linker(url_of))
-        view = {
-            "from": s.first.label,
-            "to": to,
-            "term": s.name,
-            "change": s.change,
-            "nature": s.nature,
-            "previous": s.previous,
-            "quiet": s.quiet,
-            "text": s.text,
-            "diff": s.diff,
-            "diff_link": diff_link,
-            "link": link,
-        }
-        part = template.render(s=view, index=k)
+        out = _when(k, s, to)
+        out.append(f"{escape(s.name)}\n")
+        out.append(_badges(s))
+        if diff_link:
+            out.append(f' <a class="release" href="{escape(diff_link)}">this release\'s changes</a>')
+        part = _body(out, s, link)
         if parts is not None and link.ok:
             parts.put(key, part)
     return part
+
+
+# The markup of a step, for history and glossary pages alike (tests/test_site_parts.py holds it to the Jinja
+# templates it was first written as): rendered here, without a template engine, because a full build renders
+# some 30,000 steps.
+
+
+def _when(k: int, s: Stretch, to: str | None) -> list[str]:
+    """The opening of a step, up to the name it goes by."""
+    quiet = " quiet" if s.quiet else ""
+    out = [f'<li id="s{k}" class="step{quiet}"><p class="when"><strong>{escape(s.first.label)}</strong>']
+    if to is None:
+        out.append(" &#8211; today")
+    elif to != s.first.label:
+        out.append(f" &#8211; {escape(to)}")
+    out.append(": ")
+    return out
+
+
+def _badges(s: Stretch) -> str:
+    out = f'<span class="badge">{escape(s.change)}'
+    if s.previous:
+        out += f" from {escape(s.previous)}"
+    out += "</span>"
+    if s.nature and s.nature != "substantive":
+        out += f' <span class="badge nature">{escape(s.nature.replace("_", " "))}</span>'
+    return out
+
+
+def _body(out: list[str], s: Stretch, link: Linker) -> str:
+    """The rest of a step: its text, with the word diff of the edit that starts it."""
+    out.append("</p>\n")
+    if s.quiet:
+        out.append(f"<details><summary>show the change ({escape((s.nature or '').replace('_', ' '))})</summary>")
+    out.append('<p class="diff whole">')
+    if s.diff:
+        for p in s.diff:
+            if p.op == Op.INSERT:
+                out.append(f"<ins>{link(p.text)}</ins>")
+            elif p.op == Op.DELETE:
+                out.append(f"<del>{escape(p.text)}</del>")
+            elif p.op == Op.MUTED:
+                out.append(f'<span class="muted" title="was: {escape(p.old)}">{link(p.text)}</span>')
+            else:
+                out.append(link(p.text))
+    else:
+        out.append(link(s.text))
+    out.append("</p>\n")
+    if s.quiet:
+        out.append("</details>")
+    out.append("</li>\n")
+    return "".join(out)
 
 
 class StoredParts:

@@ -30,14 +30,26 @@ def safe_relative(rel: object) -> str | None:
     return "/".join(parts) if "/".join(parts) == rel else None
 
 
-def _inside(root: Path, rel: str) -> Path:
-    """The path of ``rel`` under ``root``, after checking that no folder on the way is a symlink or leads out."""
+def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Path:
+    """The path of ``rel`` under ``root``, after checking that no folder on the way is a symlink or leads out.
+    ``checked`` (folder -> its path) spares a writer walking and resolving the same folders for every page:
+    a folder seen before is only checked to be a plain folder still."""
     clean = safe_relative(rel)
     if clean is None:
         raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
+    parts = PurePosixPath(clean).parts
+    where = "/".join(parts[:-1])
+    folder = checked.get(where) if checked is not None else None
+    if folder is not None:
+        try:
+            plain = stat.S_ISDIR(folder.lstat().st_mode)
+        except OSError:
+            plain = False
+        if plain:
+            return folder / parts[-1]
     real_root = root.resolve()
     folder = root
-    for part in PurePosixPath(clean).parts[:-1]:
+    for part in parts[:-1]:
         folder = folder / part
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
             raise OutputError(
@@ -49,7 +61,9 @@ def _inside(root: Path, rel: str) -> Path:
             raise OutputError(f"cannot create the folder: {e.strerror}", source=str(folder)) from None
     if folder.resolve() != real_root and real_root not in folder.resolve().parents:
         raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
-    return folder / PurePosixPath(clean).name
+    if checked is not None:
+        checked[where] = folder
+    return folder / parts[-1]
 
 
 def _existing_kind(target: Path) -> str | None:
@@ -65,10 +79,11 @@ def _existing_kind(target: Path) -> str | None:
     return "folder" if stat.S_ISDIR(st.st_mode) else "special file"
 
 
-def write_if_changed(root: Path, rel: str, text: str) -> bool:
+def write_if_changed(root: Path, rel: str, text: str, checked: dict[str, Path] | None = None) -> bool:
     """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
-    at the name is replaced, not followed; a folder, device, FIFO or socket there is an error."""
-    target = _inside(root, rel)
+    at the name is replaced, not followed; a folder, device, FIFO or socket there is an error. ``checked``:
+    see ``_inside``."""
+    target = _inside(root, rel, checked)
     data = text.encode("utf-8")
     kind = _existing_kind(target)
     if kind in ("folder", "special file"):
@@ -134,6 +149,7 @@ class SiteWriter:
         self.skipped = 0
         self.stamps: dict[str, str] = self._read_stamps()
         self.seen: set[str] = set()
+        self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
 
     def _read_stamps(self) -> dict[str, str]:
         stamp = self.root / STAMP
@@ -154,7 +170,7 @@ class SiteWriter:
 
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)
-        if write_if_changed(self.root, rel, text):
+        if write_if_changed(self.root, rel, text, self.checked):
             self.written += 1
         else:
             self.skipped += 1

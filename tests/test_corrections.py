@@ -221,6 +221,8 @@ def test_the_site_says_linked_by_hand_and_an_incremental_rebuild_equals_a_fresh_
         build_site(a, site)
         a.link("2009-05-01", "212.1", "2009-07-11", "300.1", "same rule <checked>")
         build_site(a, site)
+        a.db.execute("DELETE FROM edits")  # nothing kept from the builds before: every step rendered afresh
+        a.db.execute("DELETE FROM site_parts")
         build_site(a, fresh)
     files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file())
