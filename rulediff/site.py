@@ -18,7 +18,7 @@ from .archive import Archive, VersionRow
 from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
-from .site_glossary import AddressBook, glossary_job, read_glossary
+from .site_glossary import write_glossary_pages
 from .site_history import RuleIndex, _num_key, plan_history_pages, whole_rule, write_history_pages
 from .site_parts import StoredEdits, StoredParts, part_key
 from .site_steps import StepMaker
@@ -81,45 +81,30 @@ def _build(
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
     fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
     todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav, fixed))]
-    # Two worker processes render the diff pages and the glossary while this one works out the history
-    # pages; those link into the diff pages (to the rule's card, when the page has one), so they are written
-    # afterwards. The diff pages go in runs of consecutive releases (a run reads each release once), several
-    # runs a worker, so the worker that has the glossary takes fewer.
+    # Diff pages render in two worker processes while this one works out the glossary and history pages;
+    # history pages link into the diff pages (to the rule's card, when the page has one), so they are
+    # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
+    # a few runs a worker, so the two workers balance.
     size = max(4, -(-len(todo) // 6))
     chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
     spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
-        book = AddressBook(_address_book(idx, {v.id for v in versions}), digests)
-        glossary_run = pool.submit(
-            glossary_job,
-            str(arc.path),
-            str(root),
-            read_glossary(arc, versions),
-            versions,
-            diff_into,
-            book,
-            {rel: key for rel, key in w.stamps.items() if rel.startswith("glossary/")},
-        )
+    with ProcessPoolExecutor(max_workers=max(1, min(2, len(chunks))), mp_context=spawn) as pool:
         jobs = [
             pool.submit(
                 _render_pages,
                 str(arc.path),
                 str(root),
                 [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
-                {vid: book.book[vid] for p in c for vid in (p.old.id, p.new.id)},
+                _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
             )
             for c in chunks
         ]
-        del book
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
+        _search(arc, versions, idx, glossary, w, env)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts, whole_rule)
         lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
-        glossary, report, edits, rendered = glossary_run.result()
-        w.merge(report)
-        memo.new.update(edits)
-        parts.new.update(rendered)
-        _search(arc, versions, idx, glossary, w, env)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, (wrote, counts) in zip(chunk, job.result(), strict=True):

@@ -5,83 +5,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from markupsafe import Markup
 
 from .archive import Archive, VersionRow
-from .site_history import file_slug
+from .site_history import RuleIndex, file_slug
 from .site_parts import StoredEdits, StoredParts, fill, glossary_step
-from .sitewriter import SiteWriter
 from .terms import term_key
 from .timeline import stretches
 
 
-class Addresses(Protocol):
-    """Where rule numbers link: a ``RuleIndex``, or in a worker the ``AddressBook`` it was handed."""
-
-    def url(self, vid: int, number: str, up: str = "../") -> str | None: ...
-
-    def digests(self) -> dict[int, str]: ...
-
-
-@dataclass(slots=True)
-class AddressBook:
-    """Per version, number -> the address of that rule's page, and the digests of those addresses."""
-
-    book: dict[int, dict[str, str]]
-    digested: dict[int, str]
-
-    def url(self, vid: int, number: str, up: str = "../") -> str | None:
-        path = self.book.get(vid, {}).get(number)
-        return up + path if path is not None else None
-
-    def digests(self) -> dict[int, str]:
-        return self.digested
-
-
-def _rule_url(idx: Addresses, vid: int, number: str) -> str | None:
+def _rule_url(idx: RuleIndex, vid: int, number: str) -> str | None:
     return idx.url(vid, number)
 
 
-def glossary_job(
-    archive: str,
-    root: str,
-    glossary: Glossary,
-    versions: list[VersionRow],
-    diff_into: dict[int, str],
-    addresses: AddressBook,
-    stamps: dict[str, str],
-) -> tuple[list[dict[str, Any]], tuple[list[str], dict[str, str], int, int], dict[str, bytes], dict[str, bytes]]:
-    """Worker: the glossary pages from what the build hands it (read in its snapshot of the archive, whatever
-    an 'add' commits meanwhile); returns the search entries, what it wrote (for the build's writer) and the
-    edits and steps it worked out (the build keeps them). From the archive it reads only kept edits and
-    steps, which never change once stored."""
-    from .templating import environment
-
-    with Archive.open(archive, create=False) as arc:
-        w = SiteWriter(Path(root), stamps)
-        memo, parts = StoredEdits(arc), StoredParts(arc)
-        search = write_glossary_pages(glossary, versions, diff_into, addresses, w, environment(), memo, parts)
-        return search, w.report(), memo.new, parts.new
-
-
-# Every archived glossary entry as (version id, position, term, text), and the versions that have a glossary.
-Glossary = tuple[list[tuple[int, int, str, str]], set[int]]
-
-
-def read_glossary(arc: Archive, versions: list[VersionRow]) -> Glossary:
-    return arc.glossary_rows(), {v.id for v in versions if arc.coverage(v.id).glossary}
-
-
 def write_glossary_pages(
-    glossary: Glossary,
+    arc: Archive,
     versions: list[VersionRow],
     diff_into: dict[int, str],
-    idx: Addresses,
+    idx: RuleIndex,
     w: Any,
     env: Any,
     memo: StoredEdits | None = None,
@@ -94,14 +38,13 @@ def write_glossary_pages(
     order = {v.id: k for k, v in enumerate(versions)}
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
-    rows, has_glossary = glossary
-    for vid, _pos, term, text in sorted(rows, key=lambda r: (order[r[0]], r[1])):
+    for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
         key = keys.get(term)
         if key is None:
             key = keys[term] = term_key(term)
         by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
     # Only a release with a glossary can say a term is gone (a partial dump has none).
-    with_glossary = [k for k, v in enumerate(versions) if v.id in has_glossary]
+    with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
     template = env.get_template("glossary_term.html.j2")
     used: set[str] = set()

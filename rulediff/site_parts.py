@@ -47,7 +47,7 @@ def part_key(kind: str, fields: list[str | int | bool | None]) -> str:
     return hashlib.blake2b(repr((kind, *fields)).encode(), digest_size=16).hexdigest()
 
 
-@functools.lru_cache(maxsize=1 << 14)  # a step's unchanged lines are the next step's: the same texts again
+@functools.lru_cache(maxsize=1 << 12)  # a step's unchanged lines are the next step's: the same texts again
 def holed(text: str) -> Markup | None:
     """``text`` escaped, every reference in it a hole to fill with its rule's address; None when two
     references overlap (the linker's choice between them depends on which addresses exist)."""

@@ -143,12 +143,11 @@ class SiteWriter:
     from, so a rebuild after adding one release renders only what that release touches. Only files this
     writer (or an earlier build) recorded are ever removed, and only plain files inside the folder."""
 
-    def __init__(self, root: Path, stamps: dict[str, str] | None = None) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
         self.written = 0
         self.skipped = 0
-        # ``stamps``: what another writer of this build read (a worker writes some of the pages).
-        self.stamps: dict[str, str] = self._read_stamps() if stamps is None else dict(stamps)
+        self.stamps: dict[str, str] = self._read_stamps()
         self.seen: set[str] = set()
         self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
 
@@ -186,18 +185,6 @@ class SiteWriter:
             self.written += 1
         else:
             self.skipped += 1
-
-    def report(self) -> tuple[list[str], dict[str, str], int, int]:
-        """What this writer saw and wrote, for the build's own writer to ``merge`` (see site.py's workers)."""
-        seen = sorted(self.seen)
-        return seen, {rel: self.stamps[rel] for rel in seen if rel in self.stamps}, self.written, self.skipped
-
-    def merge(self, report: tuple[list[str], dict[str, str], int, int]) -> None:
-        seen, stamps, written, skipped = report
-        self.seen.update(seen)
-        self.stamps.update(stamps)
-        self.written += written
-        self.skipped += skipped
 
     def finish(self) -> None:
         """Remove pages an earlier build wrote that this one did not, then save the stamp."""
