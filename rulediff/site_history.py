@@ -136,7 +136,7 @@ class PendingPage:
     path: str
     key: str
     context: dict[str, Any]
-    lineage: Lineage
+    lineage: Lineage | None  # kept only while its steps may need checking or working out (memory)
     block: str  # the key of its steps as written
     kept: dict[str, Any] | None  # its steps as an earlier build wrote them, if their runs are the same
     steps: list[Step] | None  # its steps worked out (when none were kept)
@@ -218,7 +218,7 @@ def plan_history_pages(
             "uncertain": bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan),
         }
         worked = steps.work_out(lineage) if kept is None else None
-        pending.append(PendingPage(path, key, context, lineage, block, kept, worked))
+        pending.append(PendingPage(path, key, context, lineage if worked is None else None, block, kept, worked))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
@@ -234,9 +234,11 @@ def write_history_pages(
     again."""
     template = env.get_template("history.html.j2")
     for page in pending:
-        html = steps.checked(page.kept, page.lineage, page_ids) if page.kept is not None else None
+        lineage = page.lineage
+        html = steps.checked(page.kept, lineage, page_ids) if page.kept is not None and lineage else None
         if html is None:
-            worked = page.steps if page.steps is not None else steps.work_out(page.lineage)
+            worked = page.steps if page.steps is not None or lineage is None else steps.work_out(lineage)
+            assert worked is not None
             html, kept = steps.written(worked, page_ids)
             steps.keep(page.block, kept)
         w.write(page.path, template.render(steps=[Markup(html)], **page.context), page.key)
