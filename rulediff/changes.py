@@ -12,6 +12,7 @@ from operator import attrgetter
 
 from rapidfuzz import fuzz
 
+from . import collector
 from .corrections import Fix, hand_corrected, said_cut
 from .likeness import Likeness
 from .match import STRUCTURAL_CUTOFF, Pair, covered, longest_increasing, match, number_labels
@@ -289,6 +290,11 @@ def _examples(
 def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
     hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs."""
+    with collector.paused():  # thousands of lasting, acyclic objects: see collector.py
+        return _align(old, new, fixes)
+
+
+def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     likeness = Likeness(STRUCTURAL_CUTOFF)
     pairs = match(old, new, likeness)
     pairs, renames = through_renames(old, new, pairs, likeness)

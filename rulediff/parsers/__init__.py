@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
+from .. import collector
 from ..errors import FormatError
 from ..inputs import MAX_BYTES, read_input
 from ..model import Document
@@ -67,7 +68,8 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None,
             raise FormatError(
                 f"no such format {format!r}; known formats: {', '.join(FORMATS)}", source=source
             ) from None
-    doc = fmt.parse(src)
+    with collector.paused():  # a release is tens of thousands of lasting, acyclic objects: see collector.py
+        doc = fmt.parse(src)
     return with_lint(doc) if lint else doc
 
 
