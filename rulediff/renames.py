@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -171,6 +171,44 @@ def _first_words(spellings: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s.split()[0] for s in spellings if s.split())
 
 
+class _Release:
+    """Every word of a document as one string (see :func:`_text`), and where spellings end in it, each found
+    once: the detection after a rename's second matching, and :func:`_widen`, ask about the same spellings in
+    the same releases again (a scan of a release is a millisecond)."""
+
+    __slots__ = ("text", "_ends")
+
+    def __init__(self, doc: Document) -> None:
+        self.text = _text(doc)
+        self._ends: dict[tuple[str, ...], list[int]] = {}
+
+    def ends(self, spellings: tuple[str, ...]) -> list[int]:
+        """:func:`_ends` of ``spellings`` in the release (shared: not to be changed)."""
+        found = self._ends.get(spellings)
+        if found is None:
+            found = self._ends[spellings] = _ends(spellings, self.text)
+        return found
+
+    def count(self, spellings: tuple[str, ...]) -> int:
+        return len(self.ends(spellings))
+
+
+_RELEASES: OrderedDict[int, tuple[Document, _Release]] = OrderedDict()
+
+
+def _release(doc: Document) -> _Release:
+    """The document's :class:`_Release`, from a small cache like the matcher's sides (documents are immutable)."""
+    hit = _RELEASES.get(id(doc))
+    if hit is not None and hit[0] is doc:
+        _RELEASES.move_to_end(id(doc))
+        return hit[1]
+    release = _Release(doc)
+    _RELEASES[id(doc)] = (doc, release)
+    while len(_RELEASES) > 4:
+        _RELEASES.popitem(last=False)
+    return release
+
+
 def _text(doc: Document) -> str:
     """Every word of ``doc`` (rules, examples, glossary) as one string, one text a line: one regex scan
     counts a term in the whole release."""
@@ -252,6 +290,8 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
     spelled: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     named: set[tuple[str, str]] = set()
     for i, j in edited:
+        if _no_word_token_in(candidates, old.rules[i].text):
+            continue
         toks_a, toks_b = _tokens(old.rules[i].text), _tokens(new.rules[j].text)
         if candidates.isdisjoint(toks_a):
             continue
@@ -267,7 +307,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
             title = old.rules[i].title
             if title and " ".join(a) in _plain(title):
                 named.add(key)
-    old_texts, new_texts = _text(old), _text(new)
+    old_words, new_words = _release(old), _release(new)
     edited_texts = [old.rules[i].text for i, _ in edited]
     edited_joined = "\n".join(edited_texts)
     starts = list(accumulate((len(t) + 1 for t in edited_texts[:-1]), initial=0))
@@ -283,19 +323,32 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
         news = tuple(b for _, b in spellings)
         users = [edited[x] for x in _users(edited_texts, edited_joined, starts, olds)]
         switched = sum(1 for i, j in users if uses(new.rules[j].text, news) and not uses(new.rules[j].text, olds))
-        before = count(olds, old_texts)
+        before = old_words.count(olds)
         if switched < MIN_CONSISTENT * len(users) or not before:
             continue
-        if count(olds, new_texts) > MAX_LEFT * before:
+        if new_words.count(olds) > MAX_LEFT * before:
             # The old word lives on in another sense ("general" of the Emperor variant, "in general"):
             # still a rename when it travels with one already found (EDH -> Commander took "general"
             # -> "commander" with it) in most of its rules, and every edited rule that used it switched.
             companion = any(len(rules & other) * 2 >= len(rules) for other in found_in)
             if not companion or switched < COMPANION_CONSISTENT * len(users):
                 continue
-        found.append(_widen(Rename(*spelled[key].most_common(1)[0][0], spellings), old_texts, new_texts))
+        found.append(_widen(Rename(*spelled[key].most_common(1)[0][0], spellings), old_words, new_words))
         found_in.append(rules)
     return tuple(found)
+
+
+def _no_word_token_in(words: set[str], text: str) -> bool:
+    """None of ``words`` (each a letter first) is a token of ``text``, told from its _words (already known) where
+    they say it: a token that starts with a letter is the _WORD match starting there, unless the match before it
+    took the apostrophe its token had left ("3'Z'Z": tokens "3'Z", "'", "Z"; words "Z'Z"), which needs two
+    apostrophes in one chain of word characters -- such a text is tokenised."""
+    if ("'" in text or "\u2019" in text) and _CHAINED.search(_plain(text)):
+        return False
+    return words.isdisjoint(_words(text))
+
+
+_CHAINED = re.compile(r"\w'\w+'")
 
 
 def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -326,23 +379,24 @@ def _same_number_titles(old: Document, new: Document, a2b: dict[int, int]) -> li
     return sorted(out)
 
 
-def _widen(r: Rename, old_texts: str, new_texts: str) -> Rename:
+def _widen(r: Rename, old_words: _Release, new_words: _Release) -> Rename:
     """A term that always comes with the same next word is named with it: "Totem" -> "Umbra" is shown
     "Totem armor" -> "Umbra armor" when every totem was armor and every umbra is (the substitution
     itself stays the detected one)."""
     olds = tuple(a for a, _ in r.spellings)
     news = tuple(b for _, b in r.spellings)
-    after_old = _next_words(olds, old_texts)
-    after_new = _next_words(news, new_texts)
+    after_old = _next_words(olds, old_words)
+    after_new = _next_words(news, new_words)
     if len(after_old) != 1 or after_old != after_new or "" in after_old:
         return r
     w = next(iter(after_old))
     return Rename(f"{r.old} {w}", f"{r.new} {w}", r.spellings, r.rules)
 
 
-def _next_words(spellings: tuple[str, ...], text: str) -> set[str]:
+def _next_words(spellings: tuple[str, ...], release: _Release) -> set[str]:
     out: set[str] = set()
-    for end in _ends(spellings, text):
+    text = release.text
+    for end in release.ends(spellings):
         m = _NEXT.match(text, end)
         out.add(m.group(1).casefold() if m else "")
     if not out:

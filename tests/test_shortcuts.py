@@ -177,3 +177,15 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
     assert [m.span() for m in _substitution(tuple(spellings)).finditer("an " + text)] == [
         m.span() for m in article.finditer("an " + text)
     ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
+def test_a_text_said_to_hold_no_such_token_holds_none(text: str) -> None:
+    # A rename's detection skips tokenising a text whose _words say it holds none of the candidate words (each
+    # a letter first): what they say must be what the tokens say.
+    from rulediff.renames import _no_word_token_in, _tokens
+
+    letter_first = re.compile(r"[^\W\d_]")
+    for word in {w for w in re.findall(r"\w+", text) if letter_first.match(w)} | {"Z", "ab", "x", "Z'Z"}:
+        assert _no_word_token_in({word}, text) <= (word not in _tokens.__wrapped__(text))
