@@ -45,17 +45,19 @@ class RuleNumber:
     spelled: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def make(cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "") -> RuleNumber:
+    def make(
+        cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "", spelled: str = ""
+    ) -> RuleNumber:
         """``RuleNumber(section, heading, rule, letters)``, the same object, for the thousands a parse
         makes: the slots are filled through their descriptors, which costs half of the frozen
         __init__'s object.__setattr__ per field. The caller vouches for the parts (as the grammar
-        would read them: ``section == heading // 100``)."""
+        would read them: ``section == heading // 100``), and for ``spelled``: the canonical spelling or ""."""
         n = _new_object(RuleNumber)
         _SET_SECTION(n, section)
         _SET_HEADING(n, heading)
         _SET_RULE(n, rule)
         _SET_LETTERS(n, letters)
-        _SET_SPELLED(n, "")
+        _SET_SPELLED(n, spelled)
         return n
 
     @classmethod

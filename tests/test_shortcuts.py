@@ -189,3 +189,36 @@ def test_a_text_said_to_hold_no_such_token_holds_none(text: str) -> None:
     letter_first = re.compile(r"[^\W\d_]")
     for word in {w for w in re.findall(r"\w+", text) if letter_first.match(w)} | {"Z", "ab", "x", "Z'Z"}:
         assert _no_word_token_in({word}, text) <= (word not in _tokens.__wrapped__(text))
+
+
+def _canonical(n) -> str:  # type: ignore[no-untyped-def]
+    if n.heading is None:
+        return str(n.section)
+    if n.rule is None:
+        return str(n.heading)
+    return f"{n.heading}.{n.rule}{n.letters}"
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=[p.stem for p in SEEDS])
+def test_a_number_read_keeps_its_canonical_spelling(path) -> None:  # type: ignore[no-untyped-def]
+    # The parser hands a number the spelling it read when that is the canonical one: never another.
+    for r in parse(str(path)).rules:
+        if r.number is not None:
+            assert str(r.number) == _canonical(r.number)
+
+
+@needs_cr_corpus
+@pytest.mark.parametrize("date", ["1999-04-23", "2008-02-01", "2026-01-16"])
+def test_a_number_read_keeps_its_canonical_spelling_in_releases(date: str) -> None:
+    for r in parse(str(cr_file(date))).rules:
+        if r.number is not None:
+            assert str(r.number) == _canonical(r.number)
+
+
+@given(st.from_regex(r"[1-9][0-9]{2}\.[0-9]{1,3}[a-z]{0,2}\.?", fullmatch=True))
+def test_a_token_read_keeps_the_spelling_of_the_number_it_means(token: str) -> None:
+    from rulediff.parsers.numbered import _read_token
+
+    reading = _read_token(token)
+    assert reading is not None
+    assert str(reading[0]) == _canonical(reading[0]) == reading[1]
