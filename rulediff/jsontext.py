@@ -54,6 +54,11 @@ def _nested(o: Any) -> bool:
     return isinstance(o, (dict, list, tuple))
 
 
+def _is_diff_piece(v: list[Any]) -> bool:
+    n = len(v)
+    return (n == 2 or n == 3) and type(v[0]) is int and type(v[1]) is str and (n == 2 or type(v[2]) is str)
+
+
 def _write(o: Any, level: int, out: list[str]) -> None:
     # Exact types first (the common case, cheap to test), isinstance for subclasses as the library does.
     if level + 1 >= len(_NEWLINE):
@@ -86,12 +91,20 @@ def _write(o: Any, level: int, out: list[str]) -> None:
         sep = _SEPARATOR[level + 1]
         lead = _NEWLINE[level + 1]
         out.append("[")
+        inner = level + 2 < len(_NEWLINE)
         for v in o:
             tv = type(v)
             if tv is str:
                 out.append(lead + encode_basestring(v))
             elif tv is int:
                 out.append(lead + int.__repr__(v))
+            elif tv is list and inner and _is_diff_piece(v):
+                # A word diff's piece, [op, text] or [op, text, old]: most of the containers of a long diff,
+                # written in one piece rather than one call each.
+                sep_in = _SEPARATOR[level + 2]
+                head = lead + "[" + _NEWLINE[level + 2] + int.__repr__(v[0]) + sep_in + encode_basestring(v[1])
+                tail = _NEWLINE[level + 1] + "]"
+                out.append(head + sep_in + encode_basestring(v[2]) + tail if len(v) == 3 else head + tail)
             elif tv is dict or tv is list or _nested(v):
                 out.append(lead)
                 _write(v, level + 1, out)

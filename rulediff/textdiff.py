@@ -18,6 +18,7 @@ try:
 except ImportError:
     _fast = None
 
+from .model import slot_filler
 from .nature import Nature, lossy_equal, nature_of
 from .numbering import find_references, references_follow
 from .text import normalize
@@ -43,6 +44,10 @@ class Piece:
     op: Op
     text: str
     old: str = ""  # for MUTED: what the old text said there
+
+
+# Made for every stretch of every word diff: without the frozen __init__'s cost (model.slot_filler).
+_piece = slot_filler(Piece)
 
 
 def _engine() -> diff_match_patch:
@@ -103,12 +108,13 @@ def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
     ea, eb, ta, tb = _encode(old, new)
     out = []
     i = j = 0  # one character per token: a run of n characters is n tokens of the side it reads
+    piece = _piece
     for op, n in _diff(ea, eb):
         if op == Op.INSERT:
-            out.append(Piece(op, "".join(tb[j : j + n])))
+            out.append(piece(op, "".join(tb[j : j + n]), ""))
             j += n
         else:
-            out.append(Piece(op, "".join(ta[i : i + n])))
+            out.append(piece(op, "".join(ta[i : i + n]), ""))
             i += n
             if op == Op.EQUAL:
                 j += n
@@ -180,11 +186,11 @@ def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]], *, typogr
                 lead_new = "".join(q.text for q in out[-2:] if q.op != Op.DELETE)
                 ref = _follows_map(lead_old[-40:] + p.text, lead_new[-40:] + nxt.text, number_map)
             if same or ref:
-                out.append(Piece(Op.MUTED, nxt.text, p.text))
+                out.append(_piece(Op.MUTED, nxt.text, p.text))
                 k += 2
                 continue
         if out and out[-1].op == p.op and p.op != Op.MUTED:
-            out[-1] = Piece(p.op, out[-1].text + p.text)
+            out[-1] = _piece(p.op, out[-1].text + p.text, "")
         else:
             out.append(p)
         k += 1

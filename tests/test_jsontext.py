@@ -93,3 +93,27 @@ def test_a_diff_document_is_the_same_text(tmp_path: Any) -> None:
     al = align(parse(str(CORPUS / "003_8b50984e948ebee1.txt")), parse(str(CORPUS / "001_6371d5d2d2027b19.txt")))
     d = to_dict(al)
     assert dumps(d) == _library(d)
+
+
+pieces = st.lists(
+    st.tuples(st.sampled_from([-1, 0, 1, 2, True]) | st.integers(), st.text(max_size=6), st.text(max_size=4)).flatmap(
+        lambda t: st.sampled_from([[t[0], t[1]], [t[0], t[1], t[2]], [t[0]], [t[1], t[0]], [*t, t[1]]])
+    )
+    | st.sampled_from([[Colour.RED, "x"], [1, Colour.RED], [1, "a", None], [1.0, "a"]]),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces, st.integers(min_value=0, max_value=70))
+def test_word_diff_pieces_at_any_depth(diff: list[Any], depth: int) -> None:
+    # [op, text] and [op, text, old] are written in one piece; anything like them but not them, and any depth
+    # up to and past the fast path's limit, as the library writes it.
+    obj: Any = {"diff": diff}
+    for k in range(depth):
+        obj = [obj] if k % 2 else {"k": obj}
+    try:
+        want = _library(obj)
+    except RecursionError:
+        return
+    assert dumps(obj) == want
