@@ -42,7 +42,8 @@ class RuleNumber:
     letters: str = ""
     # The canonical spelling ("702.15b"), worked out once: str() of a number is asked for every node of
     # every alignment. Not part of equality, order or hash.
-    spelled: str = field(default="", compare=False, repr=False)
+    # Not an __init__ argument, so dataclasses.replace() (or any RuleNumber(...)) never carries one over.
+    spelled: str = field(default="", init=False, compare=False, repr=False)
 
     @classmethod
     def make(

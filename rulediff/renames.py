@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
 from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable, Sequence
@@ -194,18 +195,22 @@ class _Release:
 
 
 _RELEASES: OrderedDict[int, tuple[Document, _Release]] = OrderedDict()
+_RELEASES_LOCK = threading.Lock()  # alignments in several threads share the cache
 
 
 def _release(doc: Document) -> _Release:
-    """The document's :class:`_Release`, from a small cache like the matcher's sides (documents are immutable)."""
-    hit = _RELEASES.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        _RELEASES.move_to_end(id(doc))
-        return hit[1]
+    """The document's :class:`_Release`, from a small cache like the matcher's sides (documents are immutable).
+    Two threads may scan the same spelling at once; both find the same ends."""
+    with _RELEASES_LOCK:
+        hit = _RELEASES.get(id(doc))
+        if hit is not None and hit[0] is doc:
+            _RELEASES.move_to_end(id(doc))
+            return hit[1]
     release = _Release(doc)
-    _RELEASES[id(doc)] = (doc, release)
-    while len(_RELEASES) > 4:
-        _RELEASES.popitem(last=False)
+    with _RELEASES_LOCK:
+        _RELEASES[id(doc)] = (doc, release)
+        while len(_RELEASES) > 4:
+            _RELEASES.popitem(last=False)
     return release
 
 

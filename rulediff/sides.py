@@ -8,6 +8,7 @@ pair asks for a few hundred of them instead of every node of both documents."""
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter, OrderedDict
 from functools import lru_cache
 
@@ -231,17 +232,20 @@ class Side:
 
 
 _CACHE: OrderedDict[int, tuple[Document, Side]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()  # alignments in several threads share the cache
 
 
 def prepared(doc: Document) -> Side:
     """The document's Side, from a small cache: walking a series of releases aligns each one twice (as the
     newer and then as the older), and documents are immutable, so what a pass worked out is kept."""
-    hit = _CACHE.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        _CACHE.move_to_end(id(doc))
-        return hit[1]
-    side = Side(doc)
-    _CACHE[id(doc)] = (doc, side)
-    while len(_CACHE) > 4:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(id(doc))
+        if hit is not None and hit[0] is doc:
+            _CACHE.move_to_end(id(doc))
+            return hit[1]
+    side = Side(doc)  # outside the lock: two threads may both make one, and either is right
+    with _CACHE_LOCK:
+        _CACHE[id(doc)] = (doc, side)
+        while len(_CACHE) > 4:
+            _CACHE.popitem(last=False)
     return side

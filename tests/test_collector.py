@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import rulediff.changes
+import rulediff.parsers.official
 from rulediff import align, collector, parse
 
 SEED = Path(__file__).resolve().parent.parent / "corpus"
@@ -17,7 +19,9 @@ def collector_on():
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
+    if was:
+        gc.enable()
+    else:
         gc.disable()
 
 
@@ -40,12 +44,26 @@ def test_a_caller_who_switched_it_off_keeps_it_off(collector_on):
     assert not gc.isenabled()
 
 
-def test_parse_and_align_leave_it_as_they_found_it(collector_on):
+def test_parse_and_align_build_with_it_off_and_leave_it_as_they_found_it(collector_on, monkeypatch):
     seeds = sorted(SEED.glob("*.txt"))[:2]
+    seen: list[bool] = []
+
+    def spy(module, name):  # type: ignore[no-untyped-def]
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+            seen.append(gc.isenabled())
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    spy(rulediff.parsers.official, "document")  # what the official parser builds its Document with
+    spy(rulediff.changes, "_align")
     old, new = parse(str(seeds[0])), parse(str(seeds[1]))
     assert gc.isenabled()
     align(old, new)
     assert gc.isenabled()
+    assert seen and not any(seen)
     gc.disable()
     align(old, new)
     parse(str(seeds[0]))

@@ -8,7 +8,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rulediff.jsontext import dumps
@@ -106,6 +106,10 @@ pieces = st.lists(
 
 @settings(max_examples=300, deadline=None)
 @given(pieces, st.integers(min_value=0, max_value=70))
+@example([[1, "a"], [2, "b", "c"]], 60)  # the deepest the fast path writes, and past it
+@example([[1, "a"], [2, "b", "c"]], 61)
+@example([[1, "a"], [2, "b", "c"]], 62)
+@example([[1, "a"], [2, "b", "c"]], 63)
 def test_word_diff_pieces_at_any_depth(diff: list[Any], depth: int) -> None:
     # [op, text] and [op, text, old] are written in one piece; anything like them but not them, and any depth
     # up to and past the fast path's limit, as the library writes it.

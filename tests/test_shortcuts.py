@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
@@ -181,6 +181,9 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
+@example("3'Z'Z")  # the chain where the tokens and the words part ways
+@example("3\u2019Z\u2019Z")
+@example("_'x'ab 3'Z\u2019Z")
 def test_a_text_said_to_hold_no_such_token_holds_none(text: str) -> None:
     # A rename's detection skips tokenising a text whose _words say it holds none of the candidate words (each
     # a letter first): what they say must be what the tokens say.
