@@ -197,21 +197,39 @@ def _render_pages(
 ) -> list[tuple[bool, dict[str, int] | None]]:
     """Worker: render diff pages from the archive (read only) and write them; whether each changed, and the
     counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand)."""
-    out: list[tuple[bool, dict[str, int] | None]] = []
     checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
-        arc.keep_documents(2)  # pages come in release order: only the pair at hand is reused
+        # Pages come in release order: only the release the pages share is reused. An alignment is not: the
+        # one of the page before is dropped before the next is read (it holds the release before as well).
+        arc.keep_documents(2, alignments=1)
+        out = []
         for a, b, rel, nav, count in pages:
-            al = arc.alignment(f"#{a}", f"#{b}")
-
-            def rule_history(number: str, new_side: bool, a: int = a, b: int = b) -> str | None:
-                path = addresses[b if new_side else a].get(number)
-                return "../" + path if path else None
-
-            site = {**_NAV, **nav, "rule_history": rule_history}
-            wrote = write_if_changed(Path(root), rel, to_html(al, site=site), checked)
-            out.append((wrote, al.summary() if count else None))
+            arc.release_alignments()
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
     return out
+
+
+def _render_page(
+    arc: Archive,
+    root: Path,
+    a: int,
+    b: int,
+    rel: str,
+    nav: dict[str, dict[str, str]],
+    count: bool,
+    addresses: dict[int, dict[str, str]],
+    checked: dict[str, Path],
+) -> tuple[bool, dict[str, int] | None]:
+    """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
+    al = arc.alignment(f"#{a}", f"#{b}")
+
+    def rule_history(number: str, new_side: bool) -> str | None:
+        path = addresses[b if new_side else a].get(number)
+        return "../" + path if path else None
+
+    site = {**_NAV, **nav, "rule_history": rule_history}
+    wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
+    return wrote, al.summary() if count else None
 
 
 def _ids_on(root: Path) -> Callable[[str], set[str]]:
