@@ -182,11 +182,8 @@ def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
 
 def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
     """For each version: number -> the address of that rule's history page."""
-    out: dict[int, dict[str, str]] = {v: {} for v in vids}
-    for (vid, number), lin in idx.at.items():
-        if vid in out:
-            out[vid][number] = idx.paths[lin]
-    return out
+    paths = idx.paths
+    return {v: {number: paths[lin] for number, lin in idx.at.get(v, {}).items()} for v in vids}
 
 
 def _render_pages(
@@ -393,20 +390,9 @@ def _search(
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
     and glossary entries, each with the page it leads to."""
-    order = {v.id: k for k, v in enumerate(versions)}
     # One entry per distinct searchable text and lineage: typography-only variants collapse.
-    acc: dict[tuple[str, int], list[Any]] = {}
-    for _, vid, number, lineage, search in arc.search_rows():
-        k = order[vid]
-        e = acc.get((search, lineage))
-        if e is None:
-            acc[(search, lineage)] = [search, number, lineage, k, k]
-        else:
-            if k < e[3]:
-                e[3] = k
-            if k > e[4]:
-                e[4], e[1], e[2] = k, number, lineage
-    rules = sorted(acc.values(), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    spans = arc.search_spans({v.id: k for k, v in enumerate(versions)})
+    rules = sorted(spans, key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])
