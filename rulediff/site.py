@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import os
 import re
+import stat
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _build(
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    write_history_pages(pending, steps, _ids_on(root), w, env)
+    write_history_pages(pending, steps, _ids_on(root, parts), w, env)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
             p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
@@ -229,14 +230,31 @@ def _render_page(
     return wrote, al.summary() if count else None
 
 
-def _ids_on(root: Path) -> Callable[[str], set[str]]:
-    """The ids a written page carries (read once per page), so links into it can name only real anchors."""
+def _ids_on(root: Path, parts: StoredParts | None = None) -> Callable[[str], set[str]]:
+    """The ids a written page carries (read once per page), so links into it can name only real anchors.
+    With ``parts``, a page's ids are kept by its file's size, modification time and inode (a page is only
+    ever replaced, never written in place), and a page not written again is not read again: adding one
+    release rewrites one diff page, and the history pages link into all of them."""
     cache: dict[str, set[str]] = {}
 
     def ids(rel: str) -> set[str]:
         if rel not in cache:
             f = root / rel
-            cache[rel] = set(_ID.findall(f.read_text("utf-8"))) if f.is_file() else set()
+            try:
+                st = os.stat(f)
+            except OSError:
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode):
+                cache[rel] = set()
+                return cache[rel]
+            key = part_key("ids", [rel, st.st_size, st.st_mtime_ns, st.st_ino])
+            kept = parts.get(key) if parts is not None else None
+            if kept is not None:
+                cache[rel] = set(json.loads(kept))
+            else:
+                cache[rel] = set(_ID.findall(f.read_text("utf-8")))
+                if parts is not None:
+                    parts.put(key, json.dumps(sorted(cache[rel])))
         return cache[rel]
 
     return ids
