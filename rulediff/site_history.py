@@ -230,7 +230,8 @@ def plan_history_pages(
         }
         worked = steps.work_out(lineage) if kept is None else None
         packed = _pack(worked) if worked is not None else None
-        pending.append(PendingPage(path, key, context, lineage if worked is None else None, block, kept, worked, packed))
+        left = lineage if worked is None else None
+        pending.append(PendingPage(path, key, context, left, block, kept, worked, packed))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
