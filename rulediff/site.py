@@ -7,6 +7,7 @@ import json
 import multiprocessing
 import os
 import re
+import stat
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _build(
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
-    write_history_pages(pending, steps, _ids_on(root), w, env)
+    write_history_pages(pending, steps, _ids_on(root, parts), w, env)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
             p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
@@ -182,11 +183,8 @@ def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
 
 def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
     """For each version: number -> the address of that rule's history page."""
-    out: dict[int, dict[str, str]] = {v: {} for v in vids}
-    for (vid, number), lin in idx.at.items():
-        if vid in out:
-            out[vid][number] = idx.paths[lin]
-    return out
+    paths = idx.paths
+    return {v: {number: paths[lin] for number, lin in idx.at.get(v, {}).items()} for v in vids}
 
 
 def _render_pages(
@@ -197,31 +195,66 @@ def _render_pages(
 ) -> list[tuple[bool, dict[str, int] | None]]:
     """Worker: render diff pages from the archive (read only) and write them; whether each changed, and the
     counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand)."""
-    out: list[tuple[bool, dict[str, int] | None]] = []
     checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
-        arc.keep_documents(2)  # pages come in release order: only the pair at hand is reused
+        # Pages come in release order: only the release the pages share is reused. An alignment is not: the
+        # one of the page before is dropped before the next is read (it holds the release before as well).
+        arc.keep_documents(2, alignments=1)
+        out = []
         for a, b, rel, nav, count in pages:
-            al = arc.alignment(f"#{a}", f"#{b}")
-
-            def rule_history(number: str, new_side: bool, a: int = a, b: int = b) -> str | None:
-                path = addresses[b if new_side else a].get(number)
-                return "../" + path if path else None
-
-            site = {**_NAV, **nav, "rule_history": rule_history}
-            wrote = write_if_changed(Path(root), rel, to_html(al, site=site), checked)
-            out.append((wrote, al.summary() if count else None))
+            arc.release_alignments()
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
     return out
 
 
-def _ids_on(root: Path) -> Callable[[str], set[str]]:
-    """The ids a written page carries (read once per page), so links into it can name only real anchors."""
+def _render_page(
+    arc: Archive,
+    root: Path,
+    a: int,
+    b: int,
+    rel: str,
+    nav: dict[str, dict[str, str]],
+    count: bool,
+    addresses: dict[int, dict[str, str]],
+    checked: dict[str, Path],
+) -> tuple[bool, dict[str, int] | None]:
+    """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
+    al = arc.alignment(f"#{a}", f"#{b}")
+
+    def rule_history(number: str, new_side: bool) -> str | None:
+        path = addresses[b if new_side else a].get(number)
+        return "../" + path if path else None
+
+    site = {**_NAV, **nav, "rule_history": rule_history}
+    wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
+    return wrote, al.summary() if count else None
+
+
+def _ids_on(root: Path, parts: StoredParts | None = None) -> Callable[[str], set[str]]:
+    """The ids a written page carries (read once per page), so links into it can name only real anchors.
+    With ``parts``, a page's ids are kept by its file's size, modification time and inode (a page is only
+    ever replaced, never written in place), and a page not written again is not read again: adding one
+    release rewrites one diff page, and the history pages link into all of them."""
     cache: dict[str, set[str]] = {}
 
     def ids(rel: str) -> set[str]:
         if rel not in cache:
             f = root / rel
-            cache[rel] = set(_ID.findall(f.read_text("utf-8"))) if f.is_file() else set()
+            try:
+                st = os.stat(f)
+            except OSError:
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode):
+                cache[rel] = set()
+                return cache[rel]
+            key = part_key("ids", [rel, st.st_size, st.st_mtime_ns, st.st_ino])
+            kept = parts.get(key) if parts is not None else None
+            if kept is not None:
+                cache[rel] = set(json.loads(kept))
+            else:
+                cache[rel] = set(_ID.findall(f.read_text("utf-8")))
+                if parts is not None:
+                    parts.note(key, json.dumps(sorted(cache[rel])))
         return cache[rel]
 
     return ids
@@ -375,20 +408,9 @@ def _search(
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
     and glossary entries, each with the page it leads to."""
-    order = {v.id: k for k, v in enumerate(versions)}
     # One entry per distinct searchable text and lineage: typography-only variants collapse.
-    acc: dict[tuple[str, int], list[Any]] = {}
-    for _, vid, number, lineage, search in arc.search_rows():
-        k = order[vid]
-        e = acc.get((search, lineage))
-        if e is None:
-            acc[(search, lineage)] = [search, number, lineage, k, k]
-        else:
-            if k < e[3]:
-                e[3] = k
-            if k > e[4]:
-                e[4], e[1], e[2] = k, number, lineage
-    rules = sorted(acc.values(), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    spans = arc.search_spans({v.id: k for k, v in enumerate(versions)})
+    rules = sorted(spans, key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -66,12 +68,12 @@ class RuleIndex:
     versions: list[VersionRow]
     order: dict[int, int]
     by_lineage: dict[int, list[Row]]
-    # (version id, number) -> lineage: where a reference in that version's text points
-    at: dict[tuple[int, str], int]
-    # (version id, rule number) -> its subrules ((number, body id), ...), for rules read whole
-    kids: dict[tuple[int, str], tuple[tuple[str, int], ...]]
-    # (version id, heading or section number) -> the numbers directly below it
-    heads: dict[tuple[int, str], list[str]]
+    # version id -> number -> lineage: where a reference in that version's text points
+    at: dict[int, dict[str, int]]
+    # version id -> rule number -> its subrules ((number, body id), ...), for rules read whole
+    kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
+    # version id -> heading or section number -> the numbers directly below it
+    heads: dict[int, dict[str, list[str]]]
     paths: dict[int, str]
     # versions that are the whole rules (not a partial dump): only they can say a rule is gone
     complete: set[int]
@@ -82,9 +84,10 @@ class RuleIndex:
         rows = arc.rule_index()
         order = {v.id: k for k, v in enumerate(versions)}
         by_lineage: dict[int, list[Row]] = {}
-        at: dict[tuple[int, str], int] = {}
-        kids: dict[tuple[int, str], list[tuple[str, int]]] = {}
-        heads: dict[tuple[int, str], list[str]] = {}
+        # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
+        at: dict[int, dict[str, int]] = {v.id: {} for v in versions}
+        kids: dict[int, dict[str, list[tuple[str, int]]]] = {v.id: {} for v in versions}
+        heads: dict[int, dict[str, list[str]]] = {v.id: {} for v in versions}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         for row in rows:
             lin, vid, number, _, body = row
@@ -94,37 +97,44 @@ class RuleIndex:
             else:
                 same.append(row)
             if number:
-                if (vid, number) not in at:
-                    at[(vid, number)] = lin
+                book = at[vid]
+                if number not in book:
+                    book[number] = lin
                 parent = parents.get(number, "")
                 if parent == "":
                     parent = parents[number] = _parent_number(number)
                 if parent is not None and "." in parent:  # a subrule of a rule: read with it
-                    kids.setdefault((vid, parent), []).append((number, body))
+                    kids[vid].setdefault(parent, []).append((number, body))
                 elif parent is not None:
-                    heads.setdefault((vid, parent), []).append(number)
+                    heads[vid].setdefault(parent, []).append(number)
         sort_keys = {n: _num_key(n) for n in parents}
-        for lst in kids.values():
-            if len(lst) > 1:
-                lst.sort(key=lambda c: sort_keys[c[0]])
+        for per in kids.values():
+            for lst in per.values():
+                if len(lst) > 1:
+                    lst.sort(key=lambda c: sort_keys[c[0]])
         # A rule's subrules go into every history page entry as they are: a tuple, made once.
-        subrules = {at_parent: tuple(lst) for at_parent, lst in kids.items()}
+        subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
         complete = {v.id for v in versions if arc.coverage(v.id).complete}
         return cls(versions, order, by_lineage, at, subrules, heads, history_paths(rows, versions), complete)
 
+    def lineage_at(self, vid: int, number: str) -> int | None:
+        book = self.at.get(vid)
+        return book.get(number) if book is not None else None
+
     def url(self, vid: int, number: str, up: str = "../") -> str | None:
-        lin = self.at.get((vid, number))
+        lin = self.lineage_at(vid, number)
         return up + self.paths[lin] if lin is not None else None
 
     def digests(self) -> dict[int, str]:
         """Per version, a digest of where each of its numbers links: a page that links by number into a
         version is rebuilt when (and only when) one of those addresses moves. Worked out once."""
         if self.digested is None:
-            books: dict[int, list[tuple[str, str]]] = {v.id: [] for v in self.versions}
-            for (vid, number), lin in self.at.items():
-                books[vid].append((number, self.paths[lin]))
+            paths = self.paths
             self.digested = {
-                vid: hashlib.sha1(json.dumps(sorted(b)).encode("utf-8")).hexdigest() for vid, b in books.items()
+                v.id: hashlib.sha1(
+                    json.dumps(sorted([(n, paths[lin]) for n, lin in self.at.get(v.id, {}).items()])).encode("utf-8")
+                ).hexdigest()
+                for v in self.versions
             }
         return self.digested
 
@@ -139,7 +149,8 @@ class PendingPage:
     lineage: Lineage | None  # kept only while its steps may need checking or working out (memory)
     block: str  # the key of its steps as written
     kept: dict[str, Any] | None  # its steps as an earlier build wrote them, if their runs are the same
-    steps: list[Step] | None  # its steps worked out (when none were kept)
+    steps: list[Step] | None  # its steps worked out (when none were kept), their parts packed apart
+    packed: bytes | None = None  # the parts of ``steps``, compressed: a full build's pages wait all at once
 
 
 def plan_history_pages(
@@ -165,7 +176,7 @@ def plan_history_pages(
             progress("history pages", done, total)
         items = sorted(items, key=lambda r: order[r[1]])
         plan = [
-            (order[vid], number, title, body, idx.kids.get((vid, number or ""), ()))
+            (order[vid], number, title, body, idx.kids[vid].get(number or "", ()))
             for _, vid, number, title, body in items
         ]
         path = idx.paths[lin]
@@ -204,7 +215,7 @@ def plan_history_pages(
         lineage = Lineage.of(plan, via, versions, idx.complete)
         block = steps.block_key(lineage)
         kept = steps.kept(block)
-        children = [(n, "../" + idx.paths[idx.at[(latest[1], n)]]) for n in _children(idx, latest[1], latest[2])]
+        children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
         context = {
             "lineage": lin,
             "latest": {"number": latest[2], "title": latest[3]},
@@ -218,7 +229,9 @@ def plan_history_pages(
             "uncertain": bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan),
         }
         worked = steps.work_out(lineage) if kept is None else None
-        pending.append(PendingPage(path, key, context, lineage if worked is None else None, block, kept, worked))
+        packed = _pack(worked) if worked is not None else None
+        left = lineage if worked is None else None
+        pending.append(PendingPage(path, key, context, left, block, kept, worked, packed))
     if progress:
         progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
@@ -237,11 +250,29 @@ def write_history_pages(
         lineage = page.lineage
         html = steps.checked(page.kept, lineage, page_ids) if page.kept is not None and lineage else None
         if html is None:
-            worked = page.steps if page.steps is not None or lineage is None else steps.work_out(lineage)
+            worked = _unpack(page) if page.steps is not None or lineage is None else steps.work_out(lineage)
             assert worked is not None
             html, kept = steps.written(worked, page_ids)
             steps.keep(page.block, kept)
         w.write(page.path, template.render(steps=[Markup(html)], **page.context), page.key)
+        page.lineage = page.kept = page.steps = None  # written: what it was made from can go
+
+
+def _pack(steps: list[Step]) -> bytes:
+    """Take the rendered parts out of ``steps`` and return them compressed (a fifth of their size)."""
+    parts = [s.part for s in steps]
+    for s in steps:
+        s.part = ""
+    return zlib.compress(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def _unpack(page: PendingPage) -> list[Step] | None:
+    """A pending page's worked-out steps, their parts put back."""
+    if page.steps is not None and page.packed is not None:
+        for s, part in zip(page.steps, pickle.loads(zlib.decompress(page.packed)), strict=True):
+            s.part = part
+        page.packed = None
+    return page.steps
 
 
 def whole_rule(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
@@ -274,7 +305,7 @@ def _children(idx: RuleIndex, vid: int, number: str | None) -> list[str]:
     """The rules directly below a heading or section in one release (a rule's subrules are on its page)."""
     if not number or "." in number:
         return []
-    return sorted(set(idx.heads.get((vid, number), [])), key=_num_key)
+    return sorted(set(idx.heads[vid].get(number, [])), key=_num_key)
 
 
 _LETTERS_AT_END = re.compile(r"[a-z]+$")

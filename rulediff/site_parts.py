@@ -232,6 +232,10 @@ class StoredParts:
     def put(self, key: str, part: str) -> None:
         self.new[key] = zlib.compress(part.encode(), 1)
 
+    def note(self, key: str, text: str) -> None:
+        """Keep what was read off a written page (not rendered here), saved with the steps."""
+        self.new[key] = zlib.compress(text.encode(), 1)
+
     def save(self) -> None:
         if self.new:
             self.arc.store_site_parts(self.engine, self.new)

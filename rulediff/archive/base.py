@@ -105,9 +105,15 @@ class ArchiveBase:
         for pair in list(self._pairs_cache)[: max(0, len(self._pairs_cache) - keep)]:
             del self._pairs_cache[pair]
 
-    def keep_documents(self, n: int) -> None:
-        """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
+    def keep_documents(self, n: int, alignments: int = ALIGNMENT_CACHE) -> None:
+        """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two), and
+        at most ``alignments`` alignments (each holds its two documents)."""
         self._docs = Lru(n)
+        self._alignments = Lru(alignments)
+
+    def release_alignments(self) -> None:
+        """Forget the alignments kept in memory (documents stay)."""
+        self._alignments.clear()
 
     def release_caches(self) -> None:
         """Forget every document and alignment kept in memory; all of them can be read back."""
