@@ -16,12 +16,13 @@ from . import collector
 from .corrections import Fix, hand_corrected, said_cut
 from .likeness import Likeness
 from .match import STRUCTURAL_CUTOFF, Pair, covered, longest_increasing, match, number_labels
-from .model import Document, Example, GlossaryEntry, Rule, slot_filler
+from .model import Document, Example, GlossaryEntry, Rule
 from .nature import Nature as Nature  # re-exported: the public home of the enum stays changes
 from .nature import nature_of as nature_of
 from .regroup import regroup
 from .renames import Rename, counted, substitute, through_renames
 from .renames import edited as was_edited
+from .slots import slot_filler
 from .splits import splits_and_merges
 
 # 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed".
@@ -440,7 +441,7 @@ def _paired(
     return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
 
 
-# One per paired node: made without the frozen __init__'s cost (model.slot_filler).
+# One per paired node: made without the frozen __init__'s cost (slots.py).
 _change = slot_filler(Change)
 
 

@@ -15,10 +15,11 @@ from operator import itemgetter
 from rapidfuzz import fuzz
 
 from .likeness import Likeness
-from .model import Coverage, Document, Rule, slot_filler
+from .model import Coverage, Document, Rule
 from .numbering import Level, RuleNumber
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import Side, prepared, title_key
+from .slots import slot_filler
 from .text import words
 
 # Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
@@ -509,7 +510,7 @@ class _Matcher:
         ]
 
 
-# One per paired node: made without the frozen __init__'s cost (model.slot_filler).
+# One per paired node: made without the frozen __init__'s cost (slots.py).
 _pair = slot_filler(Pair)
 
 

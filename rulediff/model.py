@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from .numbering import Level, Reference, RuleNumber, find_references
+from .slots import slot_filler
 from .text import normalize
 
 DOCUMENT_SCHEMA = "rulediff.document/1"
@@ -57,12 +58,7 @@ class Example:
 
     @classmethod
     def make(cls, text: str, line: int) -> Example:
-        # Filled through the slots, as Rule.make is (see there).
-        e = _new_object(cls)
-        _SET_EXAMPLE_TEXT(e, text)
-        _SET_EXAMPLE_LINE(e, line)
-        _SET_EXAMPLE_NORM(e, None)
-        return e
+        return _example(text, line, None)
 
     @property
     def norm(self) -> str:
@@ -106,20 +102,8 @@ class Rule:
         notes: Iterable[str] = (),
         anchor: str | None = None,
     ) -> Rule:
-        # Thousands per release: the slots are filled through their descriptors, which costs half of
-        # the frozen __init__'s object.__setattr__ per field. Same object, same fields.
-        r = _new_object(cls)
-        _SET_NUMBER(r, number)
-        _SET_TEXT(r, text)
-        _SET_LINE(r, line)
-        _SET_TITLE(r, title)
-        _SET_EXAMPLES(r, tuple(examples))
-        _SET_NORM(r, None)
-        _SET_DIGEST(r, None)
-        _SET_CATEGORY(r, category)
-        _SET_NOTES(r, tuple(notes))
-        _SET_ANCHOR(r, anchor)
-        return r
+        # Thousands per release: made without the frozen __init__'s cost (slots.py). Same object, same fields.
+        return _rule(number, text, line, title, tuple(examples), None, None, category, tuple(notes), anchor)
 
     @property
     def norm(self) -> str:
@@ -172,38 +156,9 @@ class Rule:
         return find_references(self.text)
 
 
-_new_object = object.__new__
-_SET_EXAMPLE_TEXT, _SET_EXAMPLE_LINE, _SET_EXAMPLE_NORM = (Example.__dict__[f.name].__set__ for f in fields(Example))
-(
-    _SET_NUMBER,
-    _SET_TEXT,
-    _SET_LINE,
-    _SET_TITLE,
-    _SET_EXAMPLES,
-    _SET_NORM,
-    _SET_DIGEST,
-    _SET_CATEGORY,
-    _SET_NOTES,
-    _SET_ANCHOR,
-) = (Rule.__dict__[f.name].__set__ for f in fields(Rule))
-
-
-_T = TypeVar("_T")
-
-
-def slot_filler(cls: type[_T]) -> Callable[..., _T]:
-    """A constructor for the frozen, slotted dataclass ``cls`` taking every field in order. It fills the
-    slots through their descriptors, which costs less than the frozen __init__'s object.__setattr__ per
-    field: for the kinds made once per node of every diff (match.Pair, changes.Change). The function is
-    written out for the class's fields (as dataclasses writes __init__): a loop over the setters would
-    cost more than the setting."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    scope: dict[str, Any] = {"_new_": _new_object, "_cls_": cls}
-    scope.update((f"_set_{n}_", cls.__dict__[n].__set__) for n in names)
-    body = "".join(f"    _set_{n}_(_obj_, {n})\n" for n in names)
-    exec(f"def make({', '.join(names)}):\n    _obj_ = _new_(_cls_)\n{body}    return _obj_\n", scope)
-    make: Callable[..., _T] = scope["make"]
-    return make
+# Thousands per release: made without the frozen __init__'s cost (slots.py).
+_example = slot_filler(Example)
+_rule = slot_filler(Rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,14 +183,7 @@ class GlossaryEntry:
             senses = (text,) if text[:1].isdigit() and _SENSE.match(text) else ()
         else:
             senses = tuple([p for p in text.split("\n") if _SENSE.match(p)])
-        # Filled through the slots, as Rule.make is (see there).
-        g = _new_object(cls)
-        _SET_TERM(g, term)
-        _SET_ENTRY_TEXT(g, text)
-        _SET_ENTRY_LINE(g, line)
-        _SET_SENSES(g, senses)
-        _SET_ENTRY_NORM(g, None)
-        return g
+        return _entry(term, text, line, senses, None)
 
     @property
     def norm(self) -> str:
@@ -246,9 +194,7 @@ class GlossaryEntry:
         return n
 
 
-_SET_TERM, _SET_ENTRY_TEXT, _SET_ENTRY_LINE, _SET_SENSES, _SET_ENTRY_NORM = (
-    GlossaryEntry.__dict__[f.name].__set__ for f in fields(GlossaryEntry)
-)
+_entry = slot_filler(GlossaryEntry)
 
 
 class Severity(StrEnum):

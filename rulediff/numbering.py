@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache, total_ordering
 
+from .slots import slot_filler
+
 # Subrule letters skip "l" and "o" (they read as 1 and 0); after "z" come "aa", "ab", ...
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 _LETTER_INDEX = {c: i for i, c in enumerate(LETTERS)}
@@ -50,16 +52,9 @@ class RuleNumber:
         cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "", spelled: str = ""
     ) -> RuleNumber:
         """``RuleNumber(section, heading, rule, letters)``, the same object, for the thousands a parse
-        makes: the slots are filled through their descriptors, which costs half of the frozen
-        __init__'s object.__setattr__ per field. The caller vouches for the parts (as the grammar
+        makes, without the frozen __init__'s cost (slots.py). The caller vouches for the parts (as the grammar
         would read them: ``section == heading // 100``), and for ``spelled``: the canonical spelling or ""."""
-        n = _new_object(RuleNumber)
-        _SET_SECTION(n, section)
-        _SET_HEADING(n, heading)
-        _SET_RULE(n, rule)
-        _SET_LETTERS(n, letters)
-        _SET_SPELLED(n, spelled)
-        return n
+        return _number(section, heading, rule, letters, spelled)
 
     @classmethod
     def parse(cls, text: str) -> RuleNumber:
@@ -180,10 +175,7 @@ class RuleNumber:
         return RuleNumber(self.section, self.heading, self.rule, letters)
 
 
-_new_object = object.__new__
-_SET_SECTION, _SET_HEADING, _SET_RULE, _SET_LETTERS, _SET_SPELLED = (
-    RuleNumber.__dict__[name].__set__ for name in ("section", "heading", "rule", "letters", "spelled")
-)
+_number = slot_filler(RuleNumber)
 # Spelling -> number, emptied when full (a plain dict: a hit costs a lookup, not an LRU's bookkeeping).
 _PARSED: dict[str, RuleNumber] = {}
 _PARSED_MAX = 1 << 15

@@ -18,9 +18,9 @@ try:
 except ImportError:
     _fast = None
 
-from .model import slot_filler
 from .nature import Nature, lossy_equal, nature_of
 from .numbering import find_references, references_follow
+from .slots import slot_filler
 from .text import normalize
 
 # Words, runs of spaces, and single punctuation marks are the units the reader sees change.
@@ -46,7 +46,7 @@ class Piece:
     old: str = ""  # for MUTED: what the old text said there
 
 
-# Made for every stretch of every word diff: without the frozen __init__'s cost (model.slot_filler).
+# Made for every stretch of every word diff: without the frozen __init__'s cost (slots.py).
 _piece = slot_filler(Piece)
 
 
