@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from rapidfuzz import fuzz
 
@@ -356,18 +356,23 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
         if p.same and not ra.examples and ra.notes == rb.notes and na is not None and nb is not None:
             # Most pairs: numbered, the same raw text and no examples -- what _paired decides for them,
             # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same).
-            kind = Kind.MOVED if i not in in_order else Kind.UNCHANGED if na is nb or na == nb else Kind.RENUMBERED
+            kind = _numbered_kind(i in in_order, na is nb or na == nb, False)
             add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
             continue
         add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
     for i, js in splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
-        ch = Change(Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, p.score, 0.0, f"split; {p.reason}")
-        add(((min(js), 0, i), replace(ch, uncertain=p.uncertain) if p.uncertain else ch))
+        ch = Change(
+            Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, p.score, 0.0, f"split; {p.reason}", uncertain=p.uncertain
+        )
+        add(((min(js), 0, i), ch))
     for j, olds in merges.items():
         first = by_old.get(olds[0]) or Pair(olds[0], j, 1.0, f"the words of {len(olds)} old nodes went there")
-        ch = Change(Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, f"merged; {first.reason}")
-        add(((j, 0, min(olds)), replace(ch, uncertain=first.uncertain) if first.uncertain else ch))
+        why = f"merged; {first.reason}"
+        ch = Change(
+            Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, why, uncertain=first.uncertain
+        )
+        add(((j, 0, min(olds)), ch))
     # The unpaired, by set differences at C speed: they are few, the positions thousands.
     for j in sorted(set(range(len(nrules))).difference(b2a, split_new, merges)):
         add(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
@@ -384,8 +389,8 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     return said_cut(al, cut_old, cut_new) if fixes else al
 
 
-def _first(item: tuple[tuple[int, int, int], Change]) -> tuple[int, int, int]:
-    return item[0]
+# The place a change is sorted by, in the (place, change) items both lists are made of.
+_first = itemgetter(0)
 
 
 def _unpaired(
@@ -431,14 +436,18 @@ def _paired(
         kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
         reason = f"the new source gives no number; {p.reason}"
     else:
-        if not in_order:
-            kind = Kind.MOVED_EDITED if nature else Kind.MOVED
-        elif ra.number != rb.number:
-            kind = Kind.RENUMBERED_EDITED if nature else Kind.RENUMBERED
-        else:
-            kind = Kind.EDITED if nature else Kind.UNCHANGED
+        kind = _numbered_kind(in_order, ra.number == rb.number, nature is not None)
         reason = p.reason
     return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+
+
+def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
+    """The kind of a pair of numbered nodes: moved (out of order), renumbered, or in place; each edited or not."""
+    if not in_order:
+        return Kind.MOVED_EDITED if edited else Kind.MOVED
+    if not same_number:
+        return Kind.RENUMBERED_EDITED if edited else Kind.RENUMBERED
+    return Kind.EDITED if edited else Kind.UNCHANGED
 
 
 # One per paired node: made without the frozen __init__'s cost (slots.py).
@@ -521,9 +530,5 @@ def _glossary(
             out.append(
                 ((order_new[k], 0), GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
             )
-    out.sort(key=_first_place)
+    out.sort(key=_first)
     return [c for _, c in out]
-
-
-def _first_place(item: tuple[tuple[int, int], GlossaryChange]) -> tuple[int, int]:
-    return item[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import itemgetter
+from typing import TypeVar
 
 from rapidfuzz import fuzz
 
@@ -78,6 +78,8 @@ def covers(coverage: Coverage, number: RuleNumber | None, title: str | None, cat
 
 _KEYWORD_HOME = {"keyword ability": RuleNumber(7, 702), "keyword action": RuleNumber(7, 701)}
 
+
+K = TypeVar("K")
 
 # A keyword summary without a number compares as a rule.
 _RULE_OR_UNNUMBERED = {int(Level.RULE), _UNNUMBERED}
@@ -147,21 +149,16 @@ class _Matcher:
         without normalising or masking anything -- most nodes of every real pair, whose comparison forms are
         then never worked out. (Counted without the level: a text printed at two levels waits for the
         later passes, which compare it with its level.)"""
-        raw_a, raw_b = self.a.raw, self.b.raw
         lv_a, lv_b = self.a.level, self.b.level
-        ca = Counter(raw_a)
-        cb = Counter(raw_b)
-        where_b = {k: j for j, k in enumerate(raw_b) if cb[k] == 1}
         a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
-        for i, k in enumerate(raw_a):
-            j = where_b.get(k)
-            if j is not None and ca[k] == 1:
-                la, lb = lv_a[i], lv_b[j]
-                if la == lb or {la, lb} == _RULE_OR_UNNUMBERED:
-                    a2b[i] = j
-                    b2a[j] = i
-                    score[i] = 1.0
-                    reason[i] = "same text"
+        for i, j in _once_on_both(range(len(lv_a)), self.a.raw, range(len(lv_b)), self.b.raw):
+            la, lb = lv_a[i], lv_b[j]
+            if la == lb or {la, lb} == _RULE_OR_UNNUMBERED:
+                # ``pair`` written out (nothing is rejected yet): most nodes of a pair pair here.
+                a2b[i] = j
+                b2a[j] = i
+                score[i] = 1.0
+                reason[i] = "same text"
         self.same.update(a2b)
         self.open_a.difference_update(a2b)
         self.open_b.difference_update(b2a)
@@ -170,17 +167,8 @@ class _Matcher:
         """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
         fa, fb = self.free_a(), self.free_b()
         key_a, key_b = self.a.key, self.b.key
-        ka = [key_a(i) for i in fa]
-        kb = [key_b(j) for j in fb]
-        ca = Counter(ka)
-        cb = Counter(kb)
-        where_b = {k: j for j, k in zip(fb, kb, strict=True) if cb[k] == 1}
-        rejected = self.rejected
-        for i, k in zip(fa, ka, strict=True):
-            if ca[k] == 1 and k in where_b:
-                j = where_b[k]
-                if (i, j) not in rejected:
-                    self.pair(i, j, 1.0, "same text")
+        for i, j in _once_on_both(fa, [key_a(i) for i in fa], fb, [key_b(j) for j in fb]):
+            self.pair(i, j, 1.0, "same text")  # (a pair the gate turned down is not made again)
 
     def titles(self) -> None:
         """Headed rules, headings and sections pair by a title that is unique on both sides."""
@@ -188,15 +176,9 @@ class _Matcher:
         for levels in ((int(Level.SECTION),), (int(Level.HEADING),), (int(Level.RULE), _UNNUMBERED)):
             fa = [i for i in self.free_a() if self.a.level[i] in levels and ta(i)]
             fb = [j for j in self.free_b() if self.b.level[j] in levels and tb(j)]
-            ca = Counter(ta(i) for i in fa)
-            cb = Counter(tb(j) for j in fb)
-            where_b = {tb(j): j for j in fb if cb[tb(j)] == 1}
-            for i in fa:
-                t = ta(i)
-                if ca[t] == 1 and t in where_b:
-                    j = where_b[t]
-                    sim = fuzz.ratio(self.a.body(i), self.b.body(j)) / 100
-                    self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
+            for i, j in _once_on_both(fa, [ta(i) for i in fa], fb, [tb(j) for j in fb]):
+                sim = fuzz.ratio(self.a.body(i), self.b.body(j)) / 100
+                self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
 
     def titles_across_levels(self) -> None:
         """A titled rule that became a heading, or the reverse (the July 2009 rewrite: 212.2 Artifacts
@@ -421,10 +403,8 @@ class _Matcher:
         entry never links to a differently named keyword. Turned-down parents take with them the
         children that paired only because the parents did. True when something was undone."""
         undone = False
-        ta, tb = self.a.rules, self.b.rules
         for i, j in sorted(self.a2b.items()):
-            # The same raw title is the same compared title: most pairs stop at the first test.
-            if ta[i].title == tb[j].title or self.a2b.get(i) != j or not self.names_differ(i, j):
+            if self.a2b.get(i) != j or not self.names_differ(i, j):
                 continue
             keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
             if keyword and self.a.title(i) and self.b.title(j) and not self.text_names_other(i, j):
@@ -499,14 +479,16 @@ class _Matcher:
         else:
             self.gate()
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
-        if flipped:
-            return [
-                _pair(j, i, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
-                for i, j in sorted(self.a2b.items(), key=_second)
-            ]
+        # Each pair the caller's way round (old, new, and this matcher's old position, which keys its
+        # tables), in the caller's old order.
+        ends = (
+            sorted((j, i, i) for i, j in self.a2b.items())
+            if flipped
+            else sorted((i, j, i) for i, j in self.a2b.items())
+        )
         return [
-            _pair(i, j, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
-            for i, j in sorted(self.a2b.items())
+            _pair(x, y, s if (s := score[k]) == 1.0 else round(s, 4), reason[k], k in uncertain, k in same)
+            for x, y, k in ends
         ]
 
 
@@ -537,7 +519,12 @@ def match(old: Document, new: Document, likeness: Likeness | None = None) -> lis
     return _Matcher(new, old, likeness).run(flipped=True)
 
 
-_second = itemgetter(1)
+def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: list[K]) -> list[tuple[int, int]]:
+    """The positions of ``a`` and ``b`` whose key occurs exactly once among each side's keys, paired (Heckel's
+    unique anchors), in ``a``'s order."""
+    count_a, count_b = Counter(keys_a), Counter(keys_b)
+    where_b = {k: j for j, k in zip(b, keys_b, strict=True) if count_b[k] == 1}
+    return [(i, where_b[k]) for i, k in zip(a, keys_a, strict=True) if count_a[k] == 1 and k in where_b]
 
 
 def _orientation(doc: Document) -> tuple[str, str, int]:

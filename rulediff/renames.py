@@ -129,11 +129,6 @@ def _inside(c: str) -> bool:
     return c.isalnum() or c in "_'\u2019"
 
 
-def count(spellings: tuple[str, ...], text: str) -> int:
-    """Occurrences of any of ``spellings`` (whole words, case kept, with their endings) in ``text``."""
-    return len(_ends(spellings, text))
-
-
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
     # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
     # first word alone would not: "he or she" starts with the "he" of every "the").
@@ -241,6 +236,11 @@ def _olds(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=256)
+def _news(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(b for _, b in spellings)
+
+
+@lru_cache(maxsize=256)
 def _substitution(spellings: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + _pattern(spellings).pattern)
 
@@ -324,8 +324,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
         if any(f" {key[0]} " in f" {f.old.casefold()} " or f" {f.old.casefold()} " in f" {key[0]} " for f in found):
             continue  # a longer or shorter stretch of a rename already found
         spellings = _spellings(spelled[key])
-        olds = tuple(a for a, _ in spellings)
-        news = tuple(b for _, b in spellings)
+        olds, news = _olds(spellings), _news(spellings)
         users = [edited[x] for x in _users(edited_texts, edited_joined, starts, olds)]
         switched = sum(1 for i, j in users if uses(new.rules[j].text, news) and not uses(new.rules[j].text, olds))
         before = old_words.count(olds)
@@ -388,8 +387,7 @@ def _widen(r: Rename, old_words: _Release, new_words: _Release) -> Rename:
     """A term that always comes with the same next word is named with it: "Totem" -> "Umbra" is shown
     "Totem armor" -> "Umbra armor" when every totem was armor and every umbra is (the substitution
     itself stays the detected one)."""
-    olds = tuple(a for a, _ in r.spellings)
-    news = tuple(b for _, b in r.spellings)
+    olds, news = _olds(r.spellings), _news(r.spellings)
     after_old = _next_words(olds, old_words)
     after_new = _next_words(news, new_words)
     if len(after_old) != 1 or after_old != after_new or "" in after_old:
@@ -472,7 +470,7 @@ def counted(renames: tuple[Rename, ...], old: Document, new: Document, pairs: li
     and whose new text uses the new one."""
     out = []
     for r in renames:
-        olds, news = tuple(a for a, _ in r.spellings), tuple(b for _, b in r.spellings)
+        olds, news = _olds(r.spellings), _news(r.spellings)
         n = sum(1 for p in pairs if uses(old.rules[p.old].text, olds) and uses(new.rules[p.new].text, news))
         out.append(Rename(r.old, r.new, r.spellings, n))
     return tuple(out)
