@@ -20,7 +20,7 @@ from .numbering import Level, RuleNumber
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import Side, prepared, title_key
 from .slots import slot_filler
-from .text import words
+from .text import shared_words, word_bag
 
 # Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
 # structure vouches for the pair (same parent mapping and same number, or the only candidate left).
@@ -379,8 +379,8 @@ class _Matcher:
             fa = sum(wa_(d) for d in da if self.a2b.get(d, -1) in sb)
             fb = sum(wb_(d) for d in db if self.b2a.get(d, -1) in sa)
             return min(fa / wa, fb / wb)
-        ba, bb = Counter(words(self.a.body(i))), Counter(words(self.b.body(j)))
-        common = sum((ba & bb).values())
+        ba, bb = word_bag(self.a.body(i)), word_bag(self.b.body(j))
+        common = shared_words(ba, bb)
         return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
 
     def text_names_other(self, i: int, j: int) -> bool:

@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from .match import STRUCTURAL_CUTOFF
 from .model import Document
 from .sides import Side, prepared, title_key
-from .text import word_bag, words
+from .text import shared_words, word_bag, words
 
 # Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
 PART_OF = 0.7
@@ -72,18 +72,6 @@ def _subtree_bag(s: Side, i: int) -> Counter[str]:
     return bag
 
 
-def _overlap(p: Counter[str], q: Counter[str]) -> int:
-    """How many words the two bags share, repeats counted: ``sum((p & q).values())`` without the new bag."""
-    if len(p) > len(q):
-        p, q = q, p
-    got = 0
-    for w, n in p.items():
-        m = q.get(w)
-        if m:
-            got += n if n < m else m
-    return got
-
-
 def _ancestors(s: Side, i: int) -> set[int]:
     out: set[int] = set()
     p = s.parent[i]
@@ -125,7 +113,7 @@ def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[in
                     continue  # a part is at the whole's level or one below (its children's)
                 if i not in bags:
                     bags[i] = _subtree_bag(x, i)
-                share = max(_overlap(part, bags[i]) / total for part, total in forms)
+                share = max(shared_words(part, bags[i]) / total for part, total in forms)
                 if share >= PART_OF and (best is None or share > best[0]):
                     best = (share, i)
         if best is not None:
@@ -140,7 +128,7 @@ def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[in
         for j in tops:
             together |= _subtree_bag(y, j)
         whole = bags[i]
-        if _overlap(whole, together) / (sum(whole.values()) or 1) >= COVERED:
+        if shared_words(whole, together) / (sum(whole.values()) or 1) >= COVERED:
             out[i] = sorted(tops)
     return out
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 from .model import Document, Rule
 from .sides import prepared
-from .text import word_bag
+from .text import shared_words, word_bag
 
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
 CONTAINMENT = 0.7
@@ -59,12 +59,7 @@ class _Pool:
                 break
         best: tuple[int, int] | None = None
         for k in sorted(cands):
-            bag = self.bags[k]
-            got = 0
-            for w, n in part.items():
-                have = bag.get(w)
-                if have:
-                    got += n if n < have else have
+            got = shared_words(part, self.bags[k])
             if got >= need and (best is None or got > best[0]):
                 best = (got, k)
         return best[1] if best else None
@@ -87,10 +82,8 @@ def splits_and_merges(
     nodes whose words went into a new node that absorbed them (merge). Word counts, not sets. Only
     ``edited`` pairs (texts that differ beyond typography) can have given or taken words, which keeps the
     search small."""
-    splits: dict[int, list[int]] = {}
-    merges: dict[int, list[int]] = {}
     if not edited:
-        return splits, merges
+        return {}, {}
     lost = _Pool(
         {i: _minus(_bag(old.rules[i]), _bag(new.rules[j])) for i, j in edited},
         {i: _level(old.rules[i]) for i, _ in edited},
@@ -99,29 +92,28 @@ def splits_and_merges(
         {j: _minus(_bag(new.rules[j]), _bag(old.rules[i])) for i, j in edited},
         {j: _level(new.rules[j]) for _, j in edited},
     )
-    for j in sorted(set(range(len(new.rules))).difference(b2a)):
-        rb = new.rules[j]
-        wb = _bag(rb)
-        if sum(wb.values()) < 6:
+    return _taken_from(new, b2a, a2b, lost, gained), _taken_from(old, a2b, b2a, gained, lost)
+
+
+def _taken_from(
+    doc: Document, partner: dict[int, int], back: dict[int, int], pool: _Pool, opposite: _Pool
+) -> dict[int, list[int]]:
+    """The unpaired nodes of ``doc`` made of the words an edited node of the other document let go of: by that
+    node (its position -> its counterpart in ``doc``, from ``back``, then those unpaired nodes). On the new
+    side (``pool`` the words each old node lost, ``opposite`` those each new node gained), the splits; on the
+    old side, the other way round, the merges."""
+    out: dict[int, list[int]] = {}
+    for x in sorted(set(range(len(doc.rules))).difference(partner)):
+        r = doc.rules[x]
+        bag = _bag(r)
+        if sum(bag.values()) < 6:
             continue
-        source = lost.containing(wb, _level(rb))
-        if source is None:
-            source = _absorbed_by_sibling(j, new, b2a, lost.bags, gained.bags)
-        if source is not None:
-            splits.setdefault(source, [a2b[source]]).append(j)
-    for i in sorted(set(range(len(old.rules))).difference(a2b)):
-        ra = old.rules[i]
-        wa = _bag(ra)
-        if sum(wa.values()) < 6:
-            continue
-        into = gained.containing(wa, _level(ra))
-        if into is not None:
-            merges.setdefault(into, [b2a[into]]).append(i)
-        else:
-            folded = _absorbed_by_sibling(i, old, a2b, gained.bags, lost.bags)
-            if folded is not None:
-                merges.setdefault(folded, [b2a[folded]]).append(i)
-    return splits, merges
+        k = pool.containing(bag, _level(r))
+        if k is None:
+            k = _absorbed_by_sibling(x, doc, partner, pool.bags, opposite.bags)
+        if k is not None:
+            out.setdefault(k, [back[k]]).append(x)
+    return out
 
 
 _STOP = frozenset("the and that this with from have their which into only under other those these".split())

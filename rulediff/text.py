@@ -136,3 +136,15 @@ def word_bag(text: str) -> Counter[str]:
     """The :func:`words` of ``text`` counted. Remembered per text (one alignment weighs the same edited texts
     several times) and shared: callers must not change it."""
     return Counter(words(text))
+
+
+def shared_words(p: Counter[str], q: Counter[str]) -> int:
+    """How many words two bags share, repeats counted: ``sum((p & q).values())`` without making that bag."""
+    if len(p) > len(q):
+        p, q = q, p
+    got = 0
+    for w, n in p.items():
+        m = q.get(w)
+        if m:
+            got += n if n < m else m
+    return got

@@ -225,3 +225,13 @@ def test_a_token_read_keeps_the_spelling_of_the_number_it_means(token: str) -> N
     reading = _read_token(token)
     assert reading is not None
     assert str(reading[0]) == _canonical(reading[0]) == reading[1]
+
+
+_BAGS = st.dictionaries(st.sampled_from(["the", "a", "card", "x", "y", "mana"]), st.integers(1, 4)).map(Counter)
+
+
+@given(_BAGS, _BAGS)
+def test_shared_words_are_what_the_intersection_counts(p: Counter[str], q: Counter[str]) -> None:
+    from rulediff.text import shared_words
+
+    assert shared_words(p, q) == shared_words(q, p) == sum((p & q).values())
