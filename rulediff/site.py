@@ -254,7 +254,7 @@ def _ids_on(root: Path, parts: StoredParts | None = None) -> Callable[[str], set
             else:
                 cache[rel] = set(_ID.findall(f.read_text("utf-8")))
                 if parts is not None:
-                    parts.note(key, json.dumps(sorted(cache[rel])))
+                    parts.put(key, json.dumps(sorted(cache[rel])))
         return cache[rel]
 
     return ids

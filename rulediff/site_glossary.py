@@ -90,7 +90,7 @@ def write_glossary_pages(
             diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
             to = None if order[s.last.id] == len(versions) - 1 else s.last.label
             url_of = partial(_rule_url, idx, s.last.id)
-            part = glossary_step(s, n, to, diff_link, url_of, memo, parts)
+            part = glossary_step(s, n, to, diff_link, memo, parts)
             steps.append(Markup(fill(part, url_of)))
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
         w.write(

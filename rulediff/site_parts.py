@@ -14,7 +14,6 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from .archive import Archive
-from .links import Linker, linker
 from .numbering import find_references
 from .textdiff import Op
 from .timeline import Edit, Stretch, edit_engine, work_out
@@ -28,7 +27,7 @@ _TARGETS = "\x1f"
 
 # The code a stored step depends on besides the edit engine: a change to any of these renders steps afresh.
 # A step is rendered here from exactly what its key holds, so the pages' own modules are not among them.
-PART_MODULES = ("site_parts.py", "links.py")
+PART_MODULES = ("site_parts.py",)
 
 
 @functools.cache
@@ -48,38 +47,20 @@ def part_key(kind: str, fields: list[str | int | bool | None]) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 12)  # a step's unchanged lines are the next step's: the same texts again
-def holed(text: str) -> Markup | None:
-    """``text`` escaped, every reference in it a hole to fill with its rule's address; None when two
-    references overlap (the linker's choice between them depends on which addresses exist)."""
+def holed(text: str) -> Markup:
+    """``text`` escaped, every reference in it a hole to fill with its rule's address (references never
+    overlap: see numbering.find_references)."""
     if not text or not any(map(str.isdigit, text)):
         return escape(text)
     out: list[str] = []
     pos = 0
     for ref in find_references(text):
-        if ref.start < pos:
-            return None
         out.append(escape(text[pos : ref.start]))
         targets = _TARGETS.join(str(t) for t in ref.targets)
         out.append(f"<\x01{targets}\x02>{escape(text[ref.start : ref.end])}<\x03>")
         pos = ref.end
     out.append(escape(text[pos:]))
     return Markup("".join(out))
-
-
-class HoleLinker:
-    """The linker a stored step is rendered with: references become holes. ``ok`` turns False when a text
-    cannot be holed; the step is then rendered with its addresses and not stored."""
-
-    def __init__(self, fallback: Linker) -> None:
-        self.fallback = fallback
-        self.ok = True
-
-    def __call__(self, text: str) -> Markup:
-        got = holed(text)
-        if got is None:
-            self.ok = False
-            return self.fallback(text)
-        return got
 
 
 def fill(part: str, url_of: Callable[[str], str | None], diff_href: str | None = None) -> str:
@@ -101,25 +82,17 @@ def fill(part: str, url_of: Callable[[str], str | None], diff_href: str | None =
 
 
 def history_step(
-    s: Stretch,
-    k: int,
-    to: str | None,
-    diff_page: bool,
-    url_of: Callable[[str], str | None],
-    memo: StoredEdits | None,
-    parts: StoredParts | None,
+    s: Stretch, k: int, to: str | None, diff_page: bool, memo: StoredEdits | None, parts: StoredParts | None
 ) -> str:
     """Step ``k`` of a rule's history page, running to ``to`` (None: to today), with a hole for its link
-    into its release's diff page when it has one (``diff_page``); read back when rendered before.
-    ``url_of`` gives the addresses of rules its references name, for a text that cannot be holed."""
+    into its release's diff page when it has one (``diff_page``); read back when rendered before."""
     key = part_key(
         "history",
         [k, s.first.label, to, s.number, s.name, s.change, s.previous, s.link, diff_page, s.before, s.text],
     )
-    part = parts.get(key) if parts is not None else None
-    if part is None:
+
+    def render() -> str:
         work_out(s, memo)
-        link = HoleLinker(linker(url_of))
         out = _when(k, s, to)
         out.append(f"{escape(s.number or '(unnumbered)')}")
         if s.name and s.number and "." not in s.number:
@@ -130,34 +103,35 @@ def history_step(
         if diff_page:
             what = "added in this release" if k == 1 else "this release&#39;s changes"
             out.append(f' <a class="release" href="{DIFF_HOLE}">{what}</a>')
-        part = _body(out, s, link)
-        if parts is not None and link.ok:
-            parts.put(key, part)
-    return part
+        return _body(out, s)
+
+    return _stored(parts, key, render)
 
 
 def glossary_step(
-    s: Stretch,
-    k: int,
-    to: str | None,
-    diff_link: str | None,
-    url_of: Callable[[str], str | None],
-    memo: StoredEdits | None,
-    parts: StoredParts | None,
+    s: Stretch, k: int, to: str | None, diff_link: str | None, memo: StoredEdits | None, parts: StoredParts | None
 ) -> str:
     """Step ``k`` of a glossary term's page (see ``history_step``); ``diff_link`` is its release's glossary."""
     key = part_key("glossary", [k, s.first.label, to, s.name, s.change, s.previous, diff_link, s.before, s.text])
-    part = parts.get(key) if parts is not None else None
-    if part is None:
+
+    def render() -> str:
         work_out(s, memo)
-        link = HoleLinker(linker(url_of))
         out = _when(k, s, to)
         out.append(f"{escape(s.name)}\n")
         out.append(_badges(s))
         if diff_link:
             out.append(f' <a class="release" href="{escape(diff_link)}">this release\'s changes</a>')
-        part = _body(out, s, link)
-        if parts is not None and link.ok:
+        return _body(out, s)
+
+    return _stored(parts, key, render)
+
+
+def _stored(parts: StoredParts | None, key: str, render: Callable[[], str]) -> str:
+    """The step stored under ``key``, or rendered (its edit worked out) and stored."""
+    part = parts.get(key) if parts is not None else None
+    if part is None:
+        part = render()
+        if parts is not None:
             parts.put(key, part)
     return part
 
@@ -189,7 +163,7 @@ def _badges(s: Stretch) -> str:
     return out
 
 
-def _body(out: list[str], s: Stretch, link: Linker) -> str:
+def _body(out: list[str], s: Stretch) -> str:
     """The rest of a step: its text, with the word diff of the edit that starts it."""
     out.append("</p>\n")
     if s.quiet:
@@ -198,15 +172,15 @@ def _body(out: list[str], s: Stretch, link: Linker) -> str:
     if s.diff:
         for p in s.diff:
             if p.op == Op.INSERT:
-                out.append(f"<ins>{link(p.text)}</ins>")
+                out.append(f"<ins>{holed(p.text)}</ins>")
             elif p.op == Op.DELETE:
                 out.append(f"<del>{escape(p.text)}</del>")
             elif p.op == Op.MUTED:
-                out.append(f'<span class="muted" title="was: {escape(p.old)}">{link(p.text)}</span>')
+                out.append(f'<span class="muted" title="was: {escape(p.old)}">{holed(p.text)}</span>')
             else:
-                out.append(link(p.text))
+                out.append(holed(p.text))
     else:
-        out.append(link(s.text))
+        out.append(holed(s.text))
     out.append("</p>\n")
     if s.quiet:
         out.append("</details>")
@@ -230,11 +204,8 @@ class StoredParts:
         return zlib.decompress(data).decode() if data is not None else None
 
     def put(self, key: str, part: str) -> None:
+        """Keep ``part`` (a rendered step, or what a build read off a page it wrote), saved with the steps."""
         self.new[key] = zlib.compress(part.encode(), 1)
-
-    def note(self, key: str, text: str) -> None:
-        """Keep what was read off a written page (not rendered here), saved with the steps."""
-        self.new[key] = zlib.compress(text.encode(), 1)
 
     def save(self) -> None:
         if self.new:

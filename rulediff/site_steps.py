@@ -9,7 +9,6 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +129,7 @@ class StepMaker:
             page = self.diff_into.get(vid) if n > 1 or self.order[vid] > 0 else None
             anchors = _anchors(plan, self.order[vid]) if page is not None else []
             to = None if lin.current and n == len(found) else s.last.label  # "to today"
-            part = history_step(s, n, to, page is not None, partial(self.url, s.last.id), self.memo, self.parts)
+            part = history_step(s, n, to, page is not None, self.memo, self.parts)
             steps.append(Step(part, s.last.id, page, anchors, run_to[at[s.last.id]]))
         return steps
 

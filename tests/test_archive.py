@@ -293,11 +293,9 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
         calls: list[str] = []
         real = timeline.whole_diff
         monkeypatch.setattr(timeline, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
-        rendered: list[str] = []
-        real_put = site_parts.StoredParts.put
-        monkeypatch.setattr(
-            site_parts.StoredParts, "put", lambda self, k, p: rendered.append(k) or real_put(self, k, p)
-        )
+        rendered: list[object] = []  # steps rendered (not read back)
+        real_body = site_parts._body
+        monkeypatch.setattr(site_parts, "_body", lambda out, s: rendered.append(s) or real_body(out, s))
         build_site(arc, tmp_path / "second")
         assert calls == [] and rendered == []
         arc.db.execute("UPDATE site_parts SET engine = 'other'")
