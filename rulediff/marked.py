@@ -97,8 +97,7 @@ def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[
     # counted up to each position, the places the other side changed at and the references in order.
     changed_before = [0, *accumulate(flags)]
     places = sorted(touched)
-    starts = [r[0] for r in refs]
-    in_order = starts == sorted(starts)
+    starts = [r[0] for r in refs]  # in order: references never overlap, and come sorted
     out: list[_Word] = []
     for m in _TOKEN.finditer(text):
         a, b = m.start(), m.end()
@@ -108,12 +107,7 @@ def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[
         changed = changed_before[b] > changed_before[a]
         k = bisect_left(places, a)
         near = changed or (k < len(places) and places[k] <= b)
-        if not refs:
-            cuts = []
-        elif in_order:
-            cuts = [r for r in refs[bisect_left(starts, a) : bisect_right(starts, b)] if r[1] <= b]
-        else:
-            cuts = [(s, e, n) for s, e, n in refs if a <= s and e <= b]
+        cuts = [r for r in refs[bisect_left(starts, a) : bisect_right(starts, b)] if r[1] <= b]
         at = a
         for s, e, n in cuts:
             if s > at:

@@ -313,7 +313,7 @@ _LETTERS_AT_END = re.compile(r"[a-z]+$")
 
 def _parent_number(number: str) -> str | None:
     """The parent of a number written as text ("702.15b" -> "702.15" -> "702" -> "7"), by string
-    surgery: this runs once per rule per version, hundreds of thousands of times."""
+    surgery (asked once per distinct number: see RuleIndex.build)."""
     if "." in number:
         trimmed = _LETTERS_AT_END.sub("", number)
         return trimmed if trimmed != number else number.split(".", 1)[0]

@@ -75,15 +75,14 @@ def edit_nature(old: str, new: str) -> Nature | None:
 def stretches(
     entries: Iterable[tuple[Any, str | None, str | None, str, bool]],
     links: Mapping[int, str] | None = None,
-    memo: EditMemo | None = None,
     *,
     edits: bool = True,
 ) -> list[Stretch]:
     """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
     ``follows`` is False when the previous archived version did not have the item (it reappears).
     ``links`` (version id -> what to say of the link into it) starts a stretch there and says it.
-    ``memo`` keeps the edits (nature and word diff) worked out before, the costly part; without
-    ``edits`` they are left for the caller to work out (``work_out``) where it needs them."""
+    Without ``edits`` the edits (nature and word diff, the costly part) are left for the caller to work out
+    (``work_out``, with its memo) where it needs them."""
     out: list[Stretch] = []
     links = links or {}
     for v, number, name, text, follows in entries:
@@ -109,12 +108,12 @@ def stretches(
         before = _renumbered(prev.text, prev.number, number)
         if before != text:  # an edit has a nature exactly when the texts differ (see nature_of)
             changes.append("edited")
-        stretch = Stretch(v, v, number, name, text, " and ".join(changes) or "unchanged", None, previous, [], link)
-        stretch.before = before
-        out.append(stretch)
+        out.append(
+            Stretch(v, v, number, name, text, " and ".join(changes) or "unchanged", None, previous, [], link, before)
+        )
     if edits:
         for s in out:
-            work_out(s, memo)
+            work_out(s)
     return out
 
 

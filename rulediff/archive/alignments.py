@@ -138,8 +138,13 @@ class AligningArchive(CorrectionsBase):
         row = self.db.execute("SELECT data FROM alignments WHERE old_id = ? AND new_id = ?", (a, b)).fetchone()
         return changes_from_blob(row[0]) if row is not None else None
 
+    def matcher_summaries(self) -> dict[tuple[int, int], dict[str, int]]:
+        """The counts of every stored alignment as the matcher made it (no hand corrections applied)."""
+        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+
     def summaries(self) -> dict[tuple[int, int], dict[str, int]]:
-        out = {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+        """The counts of every stored alignment, a pair with hand corrections as its diff page shows it."""
+        out = self.matcher_summaries()
         for a, b in out:
             if self.corrections(a, b):  # counted as its diff page shows it, corrections applied
                 out[(a, b)] = self.alignment(f"#{a}", f"#{b}").summary()

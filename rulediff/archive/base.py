@@ -54,14 +54,6 @@ def environment_error(e: sqlite3.Error) -> str:
     return f"archive error: {msg}"
 
 
-class Numbers(dict[str | None, RuleNumber | None]):
-    """Rule numbers by their spelling, each parsed once: every release repeats thousands of them."""
-
-    def __missing__(self, text: str | None) -> RuleNumber | None:
-        number = self[text] = RuleNumber.parse(text) if text is not None else None
-        return number
-
-
 class MissingBodyError(Exception):
     """A prepared file names a body neither it, the file stored before it, nor the archive has (the worker
     and this process saw different files last): the file is then added from its Document."""
@@ -85,7 +77,6 @@ class ArchiveBase:
         # The rules (numbers, lines, anchors, body ids) of a version being added, written with their lineage
         # ids once those are known, or before anything reads that version's rules.
         self._unwritten: dict[int, Unwritten] = {}
-        self._numbers = Numbers()
 
     def _forget(self) -> None:
         """Drop derived caches (after a removal or a rolled-back change)."""

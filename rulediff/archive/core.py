@@ -20,6 +20,7 @@ from ..errors import ArchiveError, RulediffError
 from ..lineage import LINEAGE_LOOKBACK
 from ..manifest import Entry
 from ..model import Document
+from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
 from .base import MissingBodyError, environment_error
 from .correcting import CorrectingArchive
@@ -321,7 +322,7 @@ class Archive(CorrectingArchive):
         db.executemany("INSERT INTO bodies_fts(rowid, search) VALUES (?, ?)", [(b[0], b[-1]) for b in new])
         self._body_ids = ids
         self._unwritten[vid] = (prep.numbers, prep.lines, prep.anchors, bids)
-        numbers = [self._numbers[n] for n in prep.numbers]
+        numbers = [RuleNumber.parse(n) if n is not None else None for n in prep.numbers]
         self._light_cache[vid] = (prep.coverage, list(zip(numbers, prep.titles, prep.categories, strict=True)))
         db.executemany(
             "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",

@@ -67,20 +67,6 @@ class QueryingArchive(AligningArchive):
             for lin, vid, number, body in self.db.execute("SELECT lineage, version_id, number, body_id FROM rules")
         ]
 
-    def matcher_summaries(self) -> dict[tuple[int, int], dict[str, int]]:
-        """The counts of every stored alignment as the matcher made it (no hand corrections applied)."""
-        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
-
-    def body_texts(self, ids: Iterable[int]) -> dict[int, str]:
-        """The rule text of each body id."""
-        want = sorted(set(ids))
-        out: dict[int, str] = {}
-        for k in range(0, len(want), 500):
-            chunk = want[k : k + 500]
-            q = f"SELECT id, text FROM bodies WHERE id IN ({','.join('?' * len(chunk))})"
-            out.update(self.db.execute(q, chunk).fetchall())
-        return out
-
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
         want = sorted(set(ids))
@@ -147,13 +133,6 @@ class QueryingArchive(AligningArchive):
             e[4] = e[1] >> 32
             e[1] = numbers[rowid]
         return out
-
-    def edits(self, engine: str) -> dict[str, Edit]:
-        """The edits (nature and word diff, by ``timeline.edit_key``) stored by ``engine``."""
-        return {
-            key: decode_edit(data)
-            for key, data in self.db.execute("SELECT key, data FROM edits WHERE engine = ?", (engine,))
-        }
 
     def edit_keys(self, engine: str) -> set[str]:
         """The keys of the edits ``engine`` stored (reading a key costs far less than its edit)."""
