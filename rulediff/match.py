@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TypeVar
 
 from rapidfuzz import fuzz
@@ -479,21 +480,23 @@ class _Matcher:
         else:
             self.gate()
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
-        # Each pair the caller's way round (old, new, and this matcher's old position, which keys its
-        # tables), in the caller's old order.
-        ends = (
-            sorted((j, i, i) for i, j in self.a2b.items())
-            if flipped
-            else sorted((i, j, i) for i, j in self.a2b.items())
-        )
+        # In the caller's old order, each pair the caller's way round.
+        items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
+        make = _turned_pair if flipped else _pair
         return [
-            _pair(x, y, s if (s := score[k]) == 1.0 else round(s, 4), reason[k], k in uncertain, k in same)
-            for x, y, k in ends
+            make(i, j, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
+            for i, j in items
         ]
 
 
 # One per paired node: made without the frozen __init__'s cost (slots.py).
 _pair = slot_filler(Pair)
+_second = itemgetter(1)
+
+
+def _turned_pair(i: int, j: int, score: float, reason: str, uncertain: bool, same: bool) -> Pair:
+    """The pair (i, j) of a matcher that ran new -> old, as its caller reads it."""
+    return _pair(j, i, score, reason, uncertain, same)
 
 
 def _has_other_source(

@@ -58,7 +58,7 @@ class Example:
 
     @classmethod
     def make(cls, text: str, line: int) -> Example:
-        return _example(text, line, None)
+        return new_example(text, line, None)
 
     @property
     def norm(self) -> str:
@@ -103,7 +103,7 @@ class Rule:
         anchor: str | None = None,
     ) -> Rule:
         # Thousands per release: made without the frozen __init__'s cost (slots.py). Same object, same fields.
-        return _rule(number, text, line, title, tuple(examples), None, None, category, tuple(notes), anchor)
+        return new_rule(number, text, line, title, tuple(examples), None, None, category, tuple(notes), anchor)
 
     @property
     def norm(self) -> str:
@@ -156,9 +156,10 @@ class Rule:
         return find_references(self.text)
 
 
-# Thousands per release: made without the frozen __init__'s cost (slots.py).
-_example = slot_filler(Example)
-_rule = slot_filler(Rule)
+# Thousands per release: made without the frozen __init__'s cost (slots.py). ``new_rule`` and ``new_example``
+# take every field in order (norm and digest None, examples and notes tuples), for the parsers' builder.
+new_example = slot_filler(Example)
+new_rule = slot_filler(Rule)
 
 
 @dataclass(frozen=True, slots=True)

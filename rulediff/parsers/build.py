@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import PurePath
 
 from ..errors import ParseError
-from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, VersionInfo
+from ..model import Coverage, Document, GlossaryEntry, ParseWarning, Rule, VersionInfo, new_example, new_rule
 from ..numbering import Level, RuleNumber
 from .base import Source
 
@@ -135,7 +135,7 @@ class TreeBuilder:
 
     def build(self) -> tuple[tuple[Rule, ...], tuple[ParseWarning, ...]]:
         rules: list[Rule] = []
-        make, example = Rule.make, Example.make
+        make, example = new_rule, new_example
         titles, categories, all_examples, all_notes = self._titles, self._categories, self._examples, self._notes
         columns = zip(self._numbers, self._texts, self._lines, self._anchors, strict=True)
         for at, (num, text, line, anchor) in enumerate(columns):
@@ -146,10 +146,10 @@ class TreeBuilder:
             if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
                 title = text.strip() or None
             found = all_examples.get(at) if all_examples else None
-            examples = tuple([example(str(t), int(ln)) for t, ln in found]) if found else ()
+            examples = tuple([example(str(t), int(ln), None) for t, ln in found]) if found else ()
             notes = tuple(all_notes.get(at, ())) if all_notes else ()
             category = categories.get(at) if categories else None
-            rules.append(make(num, text, line, title, examples, category, notes, anchor))
+            rules.append(make(num, text, line, title, examples, None, None, category, notes, anchor))
         return tuple(rules), tuple(self.warnings)
 
 
