@@ -128,14 +128,34 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
         root.mkdir(exist_ok=True)
     except OSError as e:
         raise OutputError(f"cannot create the folder: {e.strerror}", source=str(root)) from None
+    # Look at the folder before asking whether it is a site: a build starting beside this one stamps the
+    # folder before it puts anything else in, so whatever is seen here was there before, or the stamp is too.
+    occupied = any(root.iterdir())
     if is_site(root):
         return
-    if not force and any(root.iterdir()):
+    if occupied and not force:
         raise OutputError(
             "a folder with other files, not a rulediff site; choose an empty folder or use --force", source=str(root)
         )
-    # Stamp the folder before any page goes in, so a second build started meanwhile knows it is a site.
-    write_if_changed(root, STAMP, "{}\n")
+    # Stamp the folder before any page goes in, so a second build started meanwhile knows it is a site. The
+    # stamp is made in place and exclusively, not through a temp file: a build that looked at the folder
+    # between another's temp file and its rename took the temp file for a user's file and refused.
+    try:
+        fd = os.open(root / STAMP, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, file_mode())
+    except FileExistsError:
+        if is_site(root):
+            return  # another build stamped it meanwhile
+        if not force:
+            raise OutputError(
+                "a folder with other files, not a rulediff site; choose an empty folder or use --force",
+                source=str(root),
+            ) from None
+        write_if_changed(root, STAMP, "{}\n")  # replaces what was planted there, never writes through it
+        return
+    except OSError as e:
+        raise OutputError(f"cannot write: {e.strerror}", source=str(root / STAMP)) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write("{}\n")
 
 
 class SiteWriter:
@@ -189,9 +209,14 @@ class SiteWriter:
     def finish(self) -> None:
         """Remove pages an earlier build wrote that this one did not, then save the stamp."""
         for rel in sorted(set(self.stamps) - self.seen):
-            with contextlib.suppress(OutputError):
-                target = _inside(self.root, rel)
-                if _existing_kind(target) in ("file", "symlink"):
-                    target.unlink()
+            try:
+                target: Path | None = _inside(self.root, rel)
+            except OutputError:
+                target = None  # a stamp entry leading out of the folder removes nothing
+            if target is not None and _existing_kind(target) in ("file", "symlink"):
+                try:
+                    target.unlink(missing_ok=True)  # a build beside this one may have removed it first
+                except OSError as e:
+                    raise OutputError(f"cannot remove an old page: {e.strerror}", source=str(target)) from None
             del self.stamps[rel]
         self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rulediff.archive import Archive
 from rulediff.cli import main
 from rulediff.errors import OutputError
-from rulediff.sitewriter import STAMP, SiteWriter, prepare_folder, safe_relative, write_if_changed
+from rulediff.sitewriter import STAMP, SiteWriter, is_site, prepare_folder, safe_relative, write_if_changed
 
 from .conftest import FIXTURES
 
@@ -116,3 +116,48 @@ def test_safe_relative_never_lets_a_path_out(rel: str) -> None:
     if clean is not None:
         parts = clean.split("/")
         assert not clean.startswith("/") and ".." not in parts and "" not in parts and "\\" not in clean
+
+
+def test_builds_preparing_one_new_folder_at_once_all_go_on(tmp_path: Path) -> None:
+    # Two reports into one new folder: the one that looks second must find either an empty folder or a site,
+    # never the first one's stamp half made (a temp file beside no stamp yet), which it took for a user's file.
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    was = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for trial in range(40):
+            root = tmp_path / f"site{trial}"
+            with ThreadPoolExecutor(4) as pool:
+                list(pool.map(prepare_folder, [root] * 4))
+            assert [p.name for p in root.iterdir()] == [STAMP]
+            assert is_site(root)
+    finally:
+        sys.setswitchinterval(was)
+
+
+def test_a_symlink_planted_at_the_stamp_of_a_new_folder_is_not_written_through(tmp_path: Path) -> None:
+    root, elsewhere = tmp_path / "site", tmp_path / "elsewhere.json"
+    root.mkdir()
+    elsewhere.write_text("mine")
+    (root / STAMP).symlink_to(elsewhere)
+    with pytest.raises(OutputError):
+        prepare_folder(root)
+    prepare_folder(root, force=True)
+    assert elsewhere.read_text() == "mine" and is_site(root)
+
+
+def test_an_old_page_another_build_removed_first_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulediff.sitewriter as sitewriter
+
+    root = tmp_path / "site"
+    prepare_folder(root)
+    writer = SiteWriter(root)
+    writer.write("old.html", "old", key="k")
+    writer.finish()
+    again = SiteWriter(root)
+    (root / "old.html").unlink()  # the build beside this one got there between its look and its removal
+    monkeypatch.setattr(sitewriter, "_existing_kind", lambda target: "file")
+    again.finish()
+    assert json.loads((root / STAMP).read_text()) == {}
