@@ -215,10 +215,12 @@ class Side:
             return []
         groups = self._groups
         if groups is None:
-            groups = self._groups = {}
+            # Filled before it is shared: another thread reading a half-filled map missed its own number.
+            groups = {}
             for k, u in enumerate(self.dparent):
                 if u:
                     groups.setdefault(u, []).append(k)
+            self._groups = groups
         return groups[up]
 
     def descendants(self, i: int) -> list[int]:

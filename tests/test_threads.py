@@ -56,3 +56,19 @@ def test_the_shared_caches_hold_up_under_threads(switching_often, cache: str) ->
 
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(hammer, range(6)))
+
+
+def test_a_sides_lazy_maps_are_whole_when_another_thread_reads_them(switching_often) -> None:  # type: ignore[no-untyped-def]
+    from rulediff.sides import Side
+
+    doc = parse(str(SEEDS[0]))
+    numbered = [i for i, r in enumerate(doc.rules) if r.number is not None]
+    alone = Side(doc)
+    expected = {i: alone.siblings(i) for i in numbered}
+    for _ in range(30):
+        side = Side(doc)  # fresh: its maps are made by whichever thread asks first
+        # Each thread asks for a quarter of the rules, so all four ask before the first map is made.
+        with ThreadPoolExecutor(4) as pool:
+            got = pool.map(lambda part, side=side: [side.siblings(i) for i in part], [numbered[k::4] for k in range(4)])
+            answers = {i: g for k, part in enumerate(got) for i, g in zip(numbered[k::4], part, strict=True)}
+        assert answers == expected
