@@ -161,3 +161,17 @@ def test_an_old_page_another_build_removed_first_is_no_error(tmp_path: Path, mon
     monkeypatch.setattr(sitewriter, "_existing_kind", lambda target: "file")
     again.finish()
     assert json.loads((root / STAMP).read_text()) == {}
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])
+def test_pages_get_the_mode_a_plain_open_gives(tmp_path: Path, umask: int) -> None:
+    was = os.umask(umask)
+    try:
+        write_if_changed(tmp_path, "a/page.html", "one")
+        write_if_changed(tmp_path, "a/page.html", "two")  # replaced: the new file's mode, not the old one's
+        plain = tmp_path / "plain"
+        plain.write_text("x")
+    finally:
+        os.umask(was)
+    assert (tmp_path / "a" / "page.html").stat().st_mode & 0o777 == plain.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert [p.name for p in (tmp_path / "a").iterdir()] == ["page.html"]
