@@ -199,11 +199,11 @@ def plan_history_pages(
             json.dumps(
                 [
                     lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
-                    plan,
+                    _runs(plan),
                     sorted(via.items()),
                     ended,
                     path,
-                    [digests[versions[k].id] for k, *_ in plan],
+                    " ".join([digests[versions[k].id] for k, *_ in plan]),
                     links,
                     gone.label if gone else None,
                     plan[-1][0] == len(versions) - 1,
@@ -256,6 +256,22 @@ def write_history_pages(
             steps.keep(page.block, kept)
         w.write(page.path, template.render(steps=[Markup(html)], **page.context), page.key)
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
+
+
+def _runs(plan: list[tuple[Any, ...]]) -> list[list[Any]]:
+    """``plan`` (release position, then what the page shows of the rule there) as runs of consecutive releases
+    that show the same: ``[first, last, ...]``. The key of a page says the same in a tenth of the words (a
+    rule is unchanged in most releases), and serialising the whole plan was most of a page's key."""
+    out: list[list[Any]] = []
+    same: tuple[Any, ...] = ()
+    for entry in plan:
+        k, rest = entry[0], entry[1:]
+        if out and k == out[-1][1] + 1 and rest == same:
+            out[-1][1] = k
+        else:
+            out.append([k, k, *rest])
+            same = rest
+    return out
 
 
 def _pack(steps: list[Step]) -> bytes:
