@@ -168,8 +168,11 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
         return
     except OSError as e:
         raise OutputError(f"cannot write: {e.strerror}", source=str(root / STAMP)) from None
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write("{}\n")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write("{}\n")
+    except OSError as e:  # a full disk: the stamp left empty reads as a site with nothing built yet
+        raise OutputError(f"cannot write: {e.strerror}", source=str(root / STAMP)) from None
 
 
 class SiteWriter:

@@ -175,3 +175,29 @@ def test_pages_get_the_mode_a_plain_open_gives(tmp_path: Path, umask: int) -> No
         os.umask(was)
     assert (tmp_path / "a" / "page.html").stat().st_mode & 0o777 == plain.stat().st_mode & 0o777 == 0o666 & ~umask
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["page.html"]
+
+
+def test_a_full_disk_while_stamping_a_new_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import rulediff.sitewriter as sitewriter
+
+    class Full:
+        def __init__(self, fd: int, *args: object, **kwargs: object) -> None:
+            os.close(fd)
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def write(self, data: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(sitewriter.os, "fdopen", Full)
+    with pytest.raises(OutputError, match="No space left on device"):
+        prepare_folder(tmp_path / "site")
+    monkeypatch.undo()
+    prepare_folder(tmp_path / "site")  # the empty stamp left behind reads as a site with nothing built yet
+    assert is_site(tmp_path / "site")
