@@ -68,3 +68,35 @@ def test_parse_and_align_build_with_it_off_and_leave_it_as_they_found_it(collect
     align(old, new)
     parse(str(seeds[0]))
     assert not gc.isenabled()
+
+
+def test_overlapping_pauses_resume_only_when_the_last_ends(collector_on):
+    # Two calls in two threads: the first to finish must not turn the collector on under the other.
+    first, second = collector.paused(), collector.paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+
+
+def test_overlapping_pauses_in_threads_leave_it_as_found(collector_on):
+    import threading
+
+    inside = threading.Barrier(4)
+    states: list[bool] = []
+
+    def call() -> None:
+        with collector.paused():
+            inside.wait()  # all four are in
+            inside.wait()  # and none has left yet
+            states.append(gc.isenabled())
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert states == [False] * 4 or not any(states[:-1])
+    assert gc.isenabled()
