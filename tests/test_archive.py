@@ -150,14 +150,19 @@ def test_missing_archive_is_not_created_when_reading(tmp_path: Path) -> None:
 KILLER = textwrap.dedent(
     """
     import os, signal, sys
-    from rulediff.archive import AddResult, Archive
-    real = Archive._store_rules
-    def store_then_die(self, vid, doc):
-        real(self, vid, doc)
-        if sys.argv[3] == "kill":
-            os.kill(os.getpid(), signal.SIGKILL)   # mid-transaction: rules written, nothing committed
-        raise KeyboardInterrupt                    # Ctrl-C at the same place
-    Archive._store_rules = store_then_die
+    from rulediff.archive import Archive
+    from rulediff.archive.base import ArchiveBase
+    real = ArchiveBase._Tx.__exit__
+    def die_before_commit(self, exc_type, *rest):
+        written = self.arc.db.execute("SELECT count(*) FROM rules").fetchone()[0]
+        if exc_type is None and written > int(sys.argv[4]):   # the add's rules are in, nothing committed
+            print(written, flush=True)
+            if sys.argv[3] == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
+            real(self, KeyboardInterrupt, KeyboardInterrupt(), None)  # Ctrl-C as the block's last step
+            raise KeyboardInterrupt
+        return real(self, exc_type, *rest)
+    ArchiveBase._Tx.__exit__ = die_before_commit
     with Archive.open(sys.argv[1]) as arc:
         arc.add_file(sys.argv[2])
     """
@@ -172,12 +177,13 @@ def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path
         before = [(v.id, v.label, v.sha256) for v in arc.versions()]
         rules_before = arc.db.execute("SELECT count(*) FROM rules").fetchone()[0]
     proc = subprocess.run(
-        [sys.executable, "-c", KILLER, str(path), str(CORPUS / "000_67b17b6c7d536d12.txt"), how],
+        [sys.executable, "-c", KILLER, str(path), str(CORPUS / "000_67b17b6c7d536d12.txt"), how, str(rules_before)],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert proc.returncode != 0
+    assert int(proc.stdout) > rules_before  # it died with the new release's rules written, not before
     with Archive.open(path, create=False) as arc:
         assert [(v.id, v.label, v.sha256) for v in arc.versions()] == before
         assert arc.db.execute("SELECT count(*) FROM rules").fetchone()[0] == rules_before
@@ -396,3 +402,45 @@ def test_rows_a_worker_prepared_after_a_file_not_stored_here_are_added_from_the_
         assert list(arc.export()) == exported
         # Rule rows are written with their lineage ids, none left without.
         assert arc.db.execute("SELECT count(*) FROM rules WHERE lineage IS NULL").fetchone()[0] == 0
+
+
+class _CommitFails:
+    """A connection whose COMMIT fails as on a full disk (SQLite rolls the transaction back)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            self.db.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def test_an_add_whose_commit_fails_leaves_nothing_the_next_add_could_reuse(tmp_path: Path) -> None:
+    # The body ids a failed add gave out were kept in memory: the next add handed one of them to a new text,
+    # and a rule read another rule's words.
+    base = (FIXTURES / "parsers" / "official-text" / "cr-only" / "input.txt").read_bytes()
+    second = base.replace(b"apply to any Magic game", b"apply to every Magic game", 1)
+    third = second.replace(b"There is no maximum deck size.", b"There is no maximum deck size at all.", 1)
+    assert base != second != third
+    path = tmp_path / "a.sqlite"
+    with Archive.open(path) as arc:
+        arc.add(base, "2001-01-01.txt", effective="2001-01-01")
+        real = arc.db
+        arc.db = _CommitFails(real)  # type: ignore[assignment]
+        with pytest.raises(sqlite3.OperationalError):
+            arc.add(second, "2002-01-01.txt", effective="2002-01-01")
+        arc.db = real
+        assert [v.label for v in arc.versions()] == ["2001-01-01"]
+        arc.add(third, "2003-01-01.txt", effective="2003-01-01")
+    with Archive.open(path, create=False) as arc:
+        fresh = tmp_path / "fresh.sqlite"
+        with Archive.open(fresh) as ref:
+            ref.add(base, "2001-01-01.txt", effective="2001-01-01")
+            ref.add(third, "2003-01-01.txt", effective="2003-01-01")
+            want = [(str(r.number), r.text) for r in ref.document("2003-01-01").rules]
+        assert [(str(r.number), r.text) for r in arc.document("2003-01-01").rules] == want

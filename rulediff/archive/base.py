@@ -129,12 +129,22 @@ class ArchiveBase:
 
         def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
             if exc_type is None:
-                self.arc.db.execute("COMMIT")
+                try:
+                    self.arc.db.execute("COMMIT")
+                except BaseException:
+                    self._undo()  # a COMMIT that fails (a full disk) rolls back like any error inside
+                    raise
             else:
-                self.arc._forget()
-                # A failed COMMIT or a full disk may have ended the transaction already.
-                if self.arc.db.in_transaction:
-                    self.arc.db.execute("ROLLBACK")
+                self._undo()
+
+        def _undo(self) -> None:
+            # What the memory holds of the transaction (the body ids it gave out, the documents it made) goes
+            # with it: kept, the next add would give a rolled-back body's id to a new text, and rules would
+            # read another rule's words.
+            self.arc._forget()
+            # A failed COMMIT or a full disk may have ended the transaction already.
+            if self.arc.db.in_transaction:
+                self.arc.db.execute("ROLLBACK")
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
