@@ -444,3 +444,40 @@ def test_an_add_whose_commit_fails_leaves_nothing_the_next_add_could_reuse(tmp_p
             ref.add(third, "2003-01-01.txt", effective="2003-01-01")
             want = [(str(r.number), r.text) for r in ref.document("2003-01-01").rules]
         assert [(str(r.number), r.text) for r in arc.document("2003-01-01").rules] == want
+
+
+def _small_release(date: str, rules: list[str]) -> bytes:
+    head = f"Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {date}.\n\n"
+    body = "1. Game Concepts\n\n100. General\n\n" + "\n\n".join(f"100.{k + 1}. {t}" for k, t in enumerate(rules))
+    return (head + body + "\n\nGlossary\n\nCredits\n").encode()
+
+
+def test_kept_steps_whose_links_moved_are_rendered_again(tmp_path: Path) -> None:
+    # A rule (X) points at another (T) by number, then goes; the rule that takes X's number (Y) goes too, and
+    # T moves up into it, so T's page moves. X's steps read as they did (their runs are the same), so the
+    # build may reuse them only after checking that each link still leads where it did: X's "rule 100.14"
+    # must now lead to T's new page, not to the page of the rule now numbered 100.14.
+    from rulediff.site import build_site
+
+    filler = [f"Filler rule number {k} says something about tapping {k} lands." for k in range(12)]
+    x = "Players follow rule 100.14 whenever they draw a card."
+    t = "Drawing a card means taking the top card of the library into the hand."
+    y = "Sideboards may hold up to fifteen cards in a tournament match of best of three games."
+    e = "A rule added later, so the release differs."
+    releases = [
+        ("January 1, 2020", [x, t]),
+        ("February 1, 2020", [x, t, e]),
+        ("March 1, 2020", [y, t, e]),
+        ("April 1, 2020", [t, e]),
+    ]
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for k, (date, rules) in enumerate(releases):
+            arc.add(_small_release(date, filler + rules), f"r{k}.txt")
+            build_site(arc, tmp_path / "kept")
+        arc.db.execute("DELETE FROM edits")
+        arc.db.execute("DELETE FROM site_parts")
+        build_site(arc, tmp_path / "fresh")
+    kept, fresh = _tree(tmp_path / "kept"), _tree(tmp_path / "fresh")
+    link = b'Players follow rule <a class="ref" href="../rules/100.13.html">100.14</a>'
+    assert link in fresh["rules/100.13-until-2020-02-01.html"]  # T's page, by the number X wrote
+    assert kept == fresh
