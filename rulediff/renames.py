@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -15,6 +14,7 @@ from itertools import accumulate
 from .likeness import Likeness
 from .match import Pair, match
 from .model import Document, Rule
+from .sides import PerDocument
 
 # A substitution is a rename only when the same word pair changed in at least this many rules: a word
 # changed in a handful of rules is an edit.
@@ -189,24 +189,8 @@ class _Release:
         return len(self.ends(spellings))
 
 
-_RELEASES: OrderedDict[int, tuple[Document, _Release]] = OrderedDict()
-_RELEASES_LOCK = threading.Lock()  # alignments in several threads share the cache
-
-
-def _release(doc: Document) -> _Release:
-    """The document's :class:`_Release`, from a small cache like the matcher's sides (documents are immutable).
-    Two threads may scan the same spelling at once; both find the same ends."""
-    with _RELEASES_LOCK:
-        hit = _RELEASES.get(id(doc))
-        if hit is not None and hit[0] is doc:
-            _RELEASES.move_to_end(id(doc))
-            return hit[1]
-    release = _Release(doc)
-    with _RELEASES_LOCK:
-        _RELEASES[id(doc)] = (doc, release)
-        while len(_RELEASES) > 4:
-            _RELEASES.popitem(last=False)
-    return release
+# Each document's release text, kept as the matcher keeps its sides.
+_release = PerDocument(_Release)
 
 
 def _text(doc: Document) -> str:

@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from .model import Document, Rule
 from .text import mask_references, normalize, words
+
+_T = TypeVar("_T")
 
 # The matcher's level of a node without a number (a keyword summary); numbered levels are Level's values.
 UNNUMBERED = 4
@@ -233,21 +237,31 @@ class Side:
         return out
 
 
-_CACHE: OrderedDict[int, tuple[Document, Side]] = OrderedDict()
-_CACHE_LOCK = threading.Lock()  # alignments in several threads share the cache
+class PerDocument(Generic[_T]):
+    """What is worked out of a document, kept for the last few documents asked about (documents are
+    immutable). Keyed by identity, each entry holds its document, so the id is not another's while kept; a
+    lock for alignments in several threads, the making outside it (two threads may both make one, and
+    either is right)."""
+
+    def __init__(self, make: Callable[[Document], _T], size: int = 4) -> None:
+        self.make, self.size = make, size
+        self.kept: OrderedDict[int, tuple[Document, _T]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, doc: Document) -> _T:
+        with self.lock:
+            hit = self.kept.get(id(doc))
+            if hit is not None and hit[0] is doc:
+                self.kept.move_to_end(id(doc))
+                return hit[1]
+        made = self.make(doc)
+        with self.lock:
+            self.kept[id(doc)] = (doc, made)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+        return made
 
 
-def prepared(doc: Document) -> Side:
-    """The document's Side, from a small cache: walking a series of releases aligns each one twice (as the
-    newer and then as the older), and documents are immutable, so what a pass worked out is kept."""
-    with _CACHE_LOCK:
-        hit = _CACHE.get(id(doc))
-        if hit is not None and hit[0] is doc:
-            _CACHE.move_to_end(id(doc))
-            return hit[1]
-    side = Side(doc)  # outside the lock: two threads may both make one, and either is right
-    with _CACHE_LOCK:
-        _CACHE[id(doc)] = (doc, side)
-        while len(_CACHE) > 4:
-            _CACHE.popitem(last=False)
-    return side
+# Walking a series of releases aligns each one twice (as the newer and then as the older): what a pass
+# worked out of a document is kept.
+prepared = PerDocument(Side)

@@ -38,21 +38,21 @@ def test_alignments_in_threads_answer_as_alone(switching_often) -> None:  # type
 
 @pytest.mark.parametrize("cache", ["sides", "release texts"])
 def test_the_shared_caches_hold_up_under_threads(switching_often, cache: str) -> None:  # type: ignore[no-untyped-def]
-    from rulediff.model import Document, VersionInfo
+    from rulediff.model import Document, Rule, VersionInfo
     from rulediff.renames import _release
     from rulediff.sides import prepared
 
-    # Twice as many (empty, so quickly prepared) documents as the caches keep: a thread may evict the entry
-    # another one just found, between its finding and its using it.
-    docs = [Document(VersionInfo(str(k), None, "", "txt", ""), ()) for k in range(8)]
+    # Twice as many (one-rule, so quickly prepared) documents as the caches keep: a thread may evict the
+    # entry another one just found, between its finding and its using it. Each document's answer is its own.
+    docs = [Document(VersionInfo(str(k), None, "", "txt", ""), (Rule.make(None, f"text {k}", 1),)) for k in range(8)]
 
     def hammer(k: int) -> None:
         for n in range(20_000):
-            doc = docs[(n * (k + 1)) % len(docs)]
+            j = (n * (k + 1)) % len(docs)
             if cache == "sides":
-                assert prepared(doc).doc is doc
+                assert prepared(docs[j]).doc is docs[j]
             else:
-                assert _release(doc).text == ""
+                assert _release(docs[j]).text.split("\n")[0] == f"text {j}"
 
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(hammer, range(6)))
