@@ -149,10 +149,11 @@ def _spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def _users(texts: list[str], joined: str, starts: list[int], spellings: tuple[str, ...]) -> list[int]:
     """The positions in ``texts`` of those that use any of ``spellings`` (see :func:`uses`). ``joined`` is
-    the texts joined by newlines, ``starts`` where each begins: one C-speed search of it per first word
-    finds the few texts worth the whole-word pattern."""
+    the texts joined by newlines, ``starts`` where each begins: one C-speed search of it per spelling, for
+    its longest word (which every use holds, as :func:`uses` says), finds the few texts worth the
+    whole-word pattern."""
     near: set[int] = set()
-    for w in _first_words(spellings):
+    for w in (words[0] for words in _spelling_words(spellings)):
         k = joined.find(w)
         while k >= 0:
             x = bisect_right(starts, k) - 1
@@ -160,11 +161,6 @@ def _users(texts: list[str], joined: str, starts: list[int], spellings: tuple[st
             k = joined.find(w, starts[x + 1] if x + 1 < len(starts) else len(joined))
     pattern = _pattern(spellings)
     return [x for x in sorted(near) if pattern.search(texts[x]) is not None]
-
-
-@lru_cache(maxsize=256)
-def _first_words(spellings: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(s.split()[0] for s in spellings if s.split())
 
 
 class _Release:
