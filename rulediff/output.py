@@ -3,8 +3,9 @@ the bytes land atomically (written beside the target, then renamed), so no half-
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 from .errors import OutputError
@@ -29,7 +30,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     p = check_target(path, force)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=str(p.parent if str(p.parent) else "."))
+        fd, tmp = fresh_file_beside(p)
     except OSError as e:
         raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
     try:
@@ -37,8 +38,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
             fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
-        # mkstemp makes the file private; give it the mode a plain open() would have.
-        os.chmod(tmp, p.stat().st_mode & 0o777 if p.is_file() else file_mode())
+        if p.is_file():  # a file replaced keeps its mode; a new one has a plain open()'s
+            os.chmod(tmp, p.stat().st_mode & 0o777)
         os.replace(tmp, p)
     except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
@@ -48,8 +49,18 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     return p
 
 
-def file_mode() -> int:
-    """The mode a plain open() would give a new file (0o666 less the umask)."""
-    current = os.umask(0)
-    os.umask(current)
-    return 0o666 & ~current
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def fresh_file_beside(target: Path) -> tuple[int, str]:
+    """A new temp file beside ``target`` at a name no one else has (O_EXCL): two writers never share a temp
+    file, and a planted file or symlink at a guessable name is never written through. Made with the mode a
+    plain open() gives (0o666 less the umask, which the system applies): mkstemp's private file needed a
+    chmod after, and reading the umask means setting it, for the whole process, if only for a moment."""
+    for _ in range(100):
+        tmp = os.path.join(target.parent, f".{target.name}.{secrets.token_hex(6)}.part")
+        try:
+            return os.open(tmp, NEW_FILE, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target))

@@ -5,14 +5,13 @@ of what each page was built from, so a rebuild rewrites only what changed."""
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
-import secrets
 import stat
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
+from .output import NEW_FILE, fresh_file_beside
 
 STAMP = ".rulediff-site.json"
 
@@ -79,23 +78,6 @@ def _existing_kind(target: Path) -> str | None:
     return "folder" if stat.S_ISDIR(st.st_mode) else "special file"
 
 
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-def _fresh_file_beside(target: Path) -> tuple[int, str]:
-    """A new temp file beside ``target`` at a name no one else has (O_EXCL): two builds into one folder
-    never share a temp file, and a planted file or symlink at a guessable name is never written through.
-    Made with the mode a plain open() gives (0o666 less the umask, which the system applies): mkstemp's
-    private file needed a chmod after, and reading the umask means setting it, which a thread must not do."""
-    for _ in range(100):
-        tmp = os.path.join(target.parent, f".{target.name}.{secrets.token_hex(6)}.part")
-        try:
-            return os.open(tmp, _NEW_FILE, 0o666), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target))
-
-
 def write_if_changed(root: Path, rel: str, text: str, checked: dict[str, Path] | None = None) -> bool:
     """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
     at the name is replaced, not followed; a folder, device, FIFO or socket there is an error. ``checked``:
@@ -108,7 +90,7 @@ def write_if_changed(root: Path, rel: str, text: str, checked: dict[str, Path] |
     if kind == "file" and target.stat().st_size == len(data) and target.read_bytes() == data:
         return False
     try:
-        fd, tmp = _fresh_file_beside(target)
+        fd, tmp = fresh_file_beside(target)
     except OSError as e:
         raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
     try:
@@ -155,7 +137,7 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
     # stamp is made in place and exclusively, not through a temp file: a build that looked at the folder
     # between another's temp file and its rename took the temp file for a user's file and refused.
     try:
-        fd = os.open(root / STAMP, _NEW_FILE, 0o666)
+        fd = os.open(root / STAMP, NEW_FILE, 0o666)
     except FileExistsError:
         if is_site(root):
             return  # another build stamped it meanwhile

@@ -201,3 +201,20 @@ def test_a_full_disk_while_stamping_a_new_folder_is_one_line(tmp_path: Path, mon
     monkeypatch.undo()
     prepare_folder(tmp_path / "site")  # the empty stamp left behind reads as a site with nothing built yet
     assert is_site(tmp_path / "site")
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_a_written_output_gets_a_plain_opens_mode_and_a_replaced_one_keeps_its_own(tmp_path: Path, umask: int) -> None:
+    from rulediff.output import write_atomic
+
+    was = os.umask(umask)
+    try:
+        write_atomic(tmp_path / "new.json", "{}")
+        (tmp_path / "mine.json").write_text("old")
+        (tmp_path / "mine.json").chmod(0o600)
+        write_atomic(tmp_path / "mine.json", "{}", force=True)
+    finally:
+        os.umask(was)
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~umask
+    assert (tmp_path / "mine.json").stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json", "new.json"]
