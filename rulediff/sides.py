@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Generic, TypeVar
 
@@ -48,8 +48,9 @@ def word_count(text: str) -> int:
     return len(words(text))
 
 
-# The children of every leaf (shared: the tree is read, never changed, once made).
-_LEAF: list[int] = []
+# The children of every leaf: one shared empty tuple, so a leaf costs no list of its own and nothing can add
+# to every leaf at once.
+_LEAF: tuple[int, ...] = ()
 
 
 class Side:
@@ -83,7 +84,7 @@ class Side:
         level = [UNNUMBERED] * n
         parent = [-1] * n
         # Leaves share one empty list, never appended to: a node's own list is made at its first child.
-        children: list[list[int]] = [_LEAF] * n
+        children: list[Sequence[int]] = [_LEAF] * n
         labels: list[str | None] = [None] * n
         raw: list[RawKey] = [""] * n
         dparent: list[str] = [""] * n
@@ -134,7 +135,7 @@ class Side:
                 if kids is _LEAF:
                     children[p] = [i]
                 else:
-                    kids.append(i)
+                    kids.append(i)  # type: ignore[attr-defined]  # a list: made just above for its first
         self.level = level
         self.parent = parent
         self.children = children

@@ -146,16 +146,9 @@ def _reading(spelled: str, heading: str, rule: str, letters: str | None, dot: st
     """The number from the parts the regex read: what RuleNumber.parse makes of the spelling. Only a
     leading zero ("100.01") or a digit of another script reads other than it is spelled."""
     head = int(heading)
-    if spelled.isascii() and (rule[0] != "0" or len(rule) == 1):
-        # Then the spelling is the canonical one (str of the number), and the number keeps it.
-        return (
-            RuleNumber.make(head // 100, head, int(rule), letters or "", spelled),
-            spelled,
-            spelled,
-            letters or "",
-            dot,
-        )
-    number = RuleNumber.make(head // 100, head, int(rule), letters or "")
+    # An ASCII spelling without a leading zero is the canonical one (str of the number): the number keeps it.
+    canonical = spelled.isascii() and (rule[0] != "0" or len(rule) == 1)
+    number = RuleNumber.make(head // 100, head, int(rule), letters or "", spelled if canonical else "")
     return number, str(number), spelled, letters or "", dot
 
 
