@@ -451,7 +451,7 @@ def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
 
 
 # One per paired node: made without the frozen __init__'s cost (slots.py).
-_change = slot_filler(Change)
+_change = slot_filler(Change, "kind old new nature score similarity reason examples uncertain")
 
 
 def _paired_before(a2b: dict[int, int]) -> Callable[[int], int]:
@@ -477,7 +477,7 @@ def _term_key(term: str) -> str:
     return " ".join(term.casefold().replace("\u2019", "'").split())
 
 
-_glossary_change = slot_filler(GlossaryChange)
+_glossary_change = slot_filler(GlossaryChange, "kind old new nature reason")
 
 
 def _glossary(

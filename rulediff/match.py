@@ -490,7 +490,7 @@ class _Matcher:
 
 
 # One per paired node: made without the frozen __init__'s cost (slots.py).
-_pair = slot_filler(Pair)
+_pair = slot_filler(Pair, "old new score reason uncertain same")
 _second = itemgetter(1)
 
 

@@ -157,9 +157,10 @@ class Rule:
 
 
 # Thousands per release: made without the frozen __init__'s cost (slots.py). ``new_rule`` and ``new_example``
-# take every field in order (norm and digest None, examples and notes tuples), for the parsers' builder.
-new_example = slot_filler(Example)
-new_rule = slot_filler(Rule)
+# take every field in the order named here (norm and digest None, examples and notes tuples), for the
+# parsers' builder.
+new_example = slot_filler(Example, "text line norm_cache")
+new_rule = slot_filler(Rule, "number text line title examples norm_cache digest_cache category notes anchor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +196,7 @@ class GlossaryEntry:
         return n
 
 
-_entry = slot_filler(GlossaryEntry)
+_entry = slot_filler(GlossaryEntry, "term text line senses norm_cache")
 
 
 class Severity(StrEnum):

@@ -175,7 +175,7 @@ class RuleNumber:
         return RuleNumber(self.section, self.heading, self.rule, letters)
 
 
-_number = slot_filler(RuleNumber)
+_number = slot_filler(RuleNumber, "section heading rule letters spelled")
 # Spelling -> number, emptied when full (a plain dict: a hit costs a lookup, not an LRU's bookkeeping).
 _PARSED: dict[str, RuleNumber] = {}
 _PARSED_MAX = 1 << 15

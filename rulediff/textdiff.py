@@ -47,7 +47,7 @@ class Piece:
 
 
 # Made for every stretch of every word diff: without the frozen __init__'s cost (slots.py).
-_piece = slot_filler(Piece)
+_piece = slot_filler(Piece, "op text old")
 
 
 def _engine() -> diff_match_patch:
