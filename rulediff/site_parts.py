@@ -9,12 +9,12 @@ import hashlib
 import re
 import zlib
 from collections.abc import Callable
-from pathlib import Path
 
 from markupsafe import Markup, escape
 
 from .archive import Archive
 from .numbering import find_references
+from .sources import sources_digest
 from .textdiff import Op
 from .timeline import Edit, Stretch, edit_engine, work_out
 
@@ -33,11 +33,7 @@ PART_MODULES = ("site_parts.py",)
 @functools.cache
 def part_engine() -> str:
     """Names the code that renders steps (and the code that works out their edits)."""
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256(edit_engine().encode())
-    for path in (here / m for m in PART_MODULES):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
+    return sources_digest(PART_MODULES, seed=edit_engine())[:16]
 
 
 def part_key(kind: str, fields: list[str | int | bool | None]) -> str:

@@ -5,15 +5,14 @@ page's steps as that build wrote them, once their links are checked to lead wher
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .archive import Archive, VersionRow
 from .site_parts import StoredEdits, StoredParts, fill, history_step, part_key
+from .sources import sources_digest
 from .timeline import stretches
 
 # (version index, number, title, body id, subrules as (number, body id)) of one rule of a lineage
@@ -67,8 +66,7 @@ _CODE = ("site_steps.py", "site_history.py")
 
 @functools.cache
 def _code() -> str:
-    here = Path(__file__).resolve().parent
-    return hashlib.sha256(b"".join((here / name).read_bytes() for name in _CODE)).hexdigest()[:16]
+    return sources_digest(_CODE)[:16]
 
 
 class StepMaker:

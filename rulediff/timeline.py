@@ -9,11 +9,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from pathlib import Path
 from typing import Any, Protocol
 
 from .changes import Nature, nature_of
 from .numbering import find_references
+from .sources import sources_digest
 from .text import normalize
 from .textdiff import Op, Piece, as_pairs, word_diff
 
@@ -158,11 +158,7 @@ def edit_engine() -> str:
     """Names the code that works out edits, as ``engine_version`` names the one that aligns."""
     from . import __version__
 
-    h = hashlib.sha256()
-    for name in EDIT_MODULES:
-        path = Path(__file__).resolve().parent / name
-        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
-    return f"{__version__}+{h.hexdigest()[:12]}"
+    return f"{__version__}+{sources_digest(EDIT_MODULES)[:12]}"
 
 
 def whole_diff(old: str, new: str) -> list[Piece]:

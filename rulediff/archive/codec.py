@@ -8,13 +8,13 @@ import hashlib
 import json
 import zlib
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
 from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
 from ..renames import Rename
+from ..sources import sources_digest
 
 # (title, text, norm, examples, category, notes, digest, search): a row of the bodies table, less its hash
 Body = tuple[str | None, str, str, str | None, str | None, str | None, str, str]
@@ -235,9 +235,4 @@ def engine_version() -> str:
     alignment made by other code is known as stale (and re-aligned) even between releases."""
     from .. import __version__
 
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for name in ENGINE_MODULES:
-        path = root / name
-        h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
-    return f"{__version__}+{h.hexdigest()[:12]}"
+    return f"{__version__}+{sources_digest(ENGINE_MODULES)[:12]}"
