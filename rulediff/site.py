@@ -20,7 +20,7 @@ from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, plan_history_pages, whole_rule, write_history_pages
+from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
 from .site_parts import StoredEdits, StoredParts, part_key
 from .site_steps import StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
@@ -104,7 +104,7 @@ def _build(
         ]
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
-        steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts, whole_rule)
+        steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
         lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
@@ -199,7 +199,7 @@ def _render_pages(
     with Archive.open(archive, create=False) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
-        arc.keep_documents(2, alignments=1)
+        arc.keep_documents(2)
         out = []
         for a, b, rel, nav, count in pages:
             arc.release_alignments()
@@ -230,9 +230,9 @@ def _render_page(
     return wrote, al.summary() if count else None
 
 
-def _ids_on(root: Path, parts: StoredParts | None = None) -> Callable[[str], set[str]]:
+def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:
     """The ids a written page carries (read once per page), so links into it can name only real anchors.
-    With ``parts``, a page's ids are kept by its file's size, modification time and inode (a page is only
+    A page's ids are kept in ``parts`` by its file's size, modification time and inode (a page is only
     ever replaced, never written in place), and a page not written again is not read again: adding one
     release rewrites one diff page, and the history pages link into all of them."""
     cache: dict[str, set[str]] = {}
@@ -248,13 +248,12 @@ def _ids_on(root: Path, parts: StoredParts | None = None) -> Callable[[str], set
                 cache[rel] = set()
                 return cache[rel]
             key = part_key("ids", [rel, st.st_size, st.st_mtime_ns, st.st_ino])
-            kept = parts.get(key) if parts is not None else None
+            kept = parts.get(key)
             if kept is not None:
                 cache[rel] = set(json.loads(kept))
             else:
                 cache[rel] = set(_ID.findall(f.read_text("utf-8")))
-                if parts is not None:
-                    parts.put(key, json.dumps(sorted(cache[rel])))
+                parts.put(key, json.dumps(sorted(cache[rel])))
         return cache[rel]
 
     return ids

@@ -28,8 +28,8 @@ def write_glossary_pages(
     idx: RuleIndex,
     w: Any,
     env: Any,
-    memo: StoredEdits | None = None,
-    parts: StoredParts | None = None,
+    memo: StoredEdits,
+    parts: StoredParts,
 ) -> list[dict[str, Any]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the

@@ -291,21 +291,6 @@ def _unpack(page: PendingPage) -> list[Step] | None:
     return page.steps
 
 
-def whole_rule(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
-    """A rule and its subrules, one node or example a line, as the rules print them."""
-
-    def line(n: str | None, text: str) -> str:
-        if n is None:
-            return text
-        return f"{n}{'' if n[-1].isalpha() else '.'} {text}"
-
-    lines = [line(number, own[0]), *own[1]]
-    for n, (text, examples) in kids:
-        lines.append(line(n, text))
-        lines.extend(examples)
-    return "\n".join(lines)
-
-
 def _numbers(plan: list[Any], versions: list[VersionRow]) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     for k, number, *_ in plan:

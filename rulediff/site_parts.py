@@ -13,6 +13,7 @@ from collections.abc import Callable
 from markupsafe import Markup, escape
 
 from .archive import Archive
+from .archive.queries import decode_edit, encode_edit
 from .numbering import find_references
 from .sources import sources_digest
 from .textdiff import Op
@@ -223,12 +224,12 @@ class StoredEdits:
         if self.known is None:
             self.known = self.arc.edit_keys(self.engine)
         if key in self.new:
-            return self.arc.decode_edit(self.new[key])
+            return decode_edit(self.new[key])
         return self.arc.edit(key, self.engine) if key in self.known else None
 
     def put(self, key: str, edit: Edit) -> None:
         # Kept encoded: a whole build's edits as objects would weigh far more than their compressed rows.
-        self.new[key] = self.arc.encode_edit(edit)
+        self.new[key] = encode_edit(edit)
 
     def save(self) -> None:
         """Store the new edits (outside the snapshot the pages were read in)."""

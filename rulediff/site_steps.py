@@ -78,13 +78,12 @@ class StepMaker:
         versions: list[VersionRow],
         url: Url,
         diff_into: dict[int, str],
-        memo: StoredEdits | None,
-        parts: StoredParts | None,
-        whole: Callable[[str | None, tuple[str, list[str]], list[tuple[str, tuple[str, list[str]]]]], str],
+        memo: StoredEdits,
+        parts: StoredParts,
     ) -> None:
         self.arc, self.versions, self.url, self.diff_into = arc, versions, url, diff_into
         self.order = {v.id: k for k, v in enumerate(versions)}
-        self.memo, self.parts, self.whole = memo, parts, whole
+        self.memo, self.parts = memo, parts
 
     def block_key(self, lin: Lineage) -> str:
         """The key of a page's steps as written: its runs (bodies, numbers, titles, releases, what is said
@@ -115,7 +114,7 @@ class StepMaker:
             # Most releases repeat the rule as it was: its text is put together once (and compares at once).
             text = texts.get((number, body, ks))
             if text is None:
-                text = texts[(number, body, ks)] = self.whole(number, contents[body], [(n, contents[b]) for n, b in ks])
+                text = texts[(number, body, ks)] = whole_rule(number, contents[body], [(n, contents[b]) for n, b in ks])
             entries.append((vs[k], number, title, text, follows))
         found = stretches(entries, lin.via, edits=False)
         # A lineage has one rule per release; a stretch starts and ends where runs do.
@@ -132,7 +131,7 @@ class StepMaker:
         return steps
 
     def kept(self, key: str) -> dict[str, Any] | None:
-        got = self.parts.get(key) if self.parts is not None else None
+        got = self.parts.get(key)
         return json.loads(got) if got is not None else None
 
     def checked(self, kept: dict[str, Any], lin: Lineage, page_ids: Callable[[str], set[str]]) -> str | None:
@@ -166,8 +165,22 @@ class StepMaker:
         return html, {"html": html, "steps": kept}
 
     def keep(self, key: str, kept: dict[str, Any]) -> None:
-        if self.parts is not None:
-            self.parts.put(key, json.dumps(kept))
+        self.parts.put(key, json.dumps(kept))
+
+
+def whole_rule(number: str | None, own: tuple[str, list[str]], kids: list[tuple[str, tuple[str, list[str]]]]) -> str:
+    """A rule and its subrules, one node or example a line, as the rules print them."""
+
+    def line(n: str | None, text: str) -> str:
+        if n is None:
+            return text
+        return f"{n}{'' if n[-1].isalpha() else '.'} {text}"
+
+    lines = [line(number, own[0]), *own[1]]
+    for n, (text, examples) in kids:
+        lines.append(line(n, text))
+        lines.extend(examples)
+    return "\n".join(lines)
 
 
 @dataclass(slots=True)

@@ -9,11 +9,35 @@ from typing import Any
 import jinja2
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markupsafe import Markup, escape
 
-from rulediff.links import linker
+from rulediff.numbering import find_references
 from rulediff.site_parts import DIFF_HOLE, fill, glossary_step, history_step, holed
 from rulediff.textdiff import Op, Piece
 from rulediff.timeline import Stretch
+
+
+def linker(url_of: Any) -> Any:
+    """How the Jinja templates linked references (the step's text escaped, each reference whose first
+    target ``url_of`` knows wrapped in a link): the oracle the holes, once filled, are held to."""
+
+    def link(text: str) -> Markup:
+        if not text or not any(c.isdigit() for c in text):
+            return escape(text)
+        out: list[str] = []
+        pos = 0
+        for ref in find_references(text):
+            url = next((u for u in (url_of(str(t)) for t in ref.targets) if u), None)
+            if url is None or ref.start < pos:
+                continue
+            out.append(escape(text[pos : ref.start]))
+            out.append(Markup('<a class="ref" href="{}">{}</a>').format(url, text[ref.start : ref.end]))
+            pos = ref.end
+        out.append(escape(text[pos:]))
+        return Markup("").join(out)
+
+    return link
+
 
 HISTORY_STEP = """{% macro pieces(diff, link) -%}
 {% for p in diff -%}

@@ -142,14 +142,6 @@ class QueryingArchive(AligningArchive):
         row = self.db.execute("SELECT data FROM edits WHERE key = ? AND engine = ?", (key, engine)).fetchone()
         return decode_edit(row[0]) if row is not None else None
 
-    @staticmethod
-    def encode_edit(edit: Edit) -> bytes:
-        return encode_edit(edit)
-
-    @staticmethod
-    def decode_edit(data: bytes) -> Edit:
-        return decode_edit(data)
-
     def store_edits(self, engine: str, edits: dict[str, bytes]) -> None:
         """Keep ``edits`` (encoded by ``encode_edit``; other engines' edits are dropped) for the next build."""
         self._store_cache("edits", engine, edits)
