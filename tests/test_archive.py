@@ -481,3 +481,27 @@ def test_kept_steps_whose_links_moved_are_rendered_again(tmp_path: Path) -> None
     link = b'Players follow rule <a class="ref" href="../rules/100.13.html">100.14</a>'
     assert link in fresh["rules/100.13-until-2020-02-01.html"]  # T's page, by the number X wrote
     assert kept == fresh
+
+
+def test_an_sqlite_without_drop_column_keeps_the_raw_column_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SQLite before 3.35 (Debian 11, Ubuntu 20.04) cannot drop a column: migration 7 empties it instead, and
+    # every version added later gives it an empty value. The archive works all the same.
+    import rulediff.archive.schema as schema
+
+    monkeypatch.setattr(schema.sqlite3, "sqlite_version_info", (3, 31, 1))
+    files = [CORPUS / "000_67b17b6c7d536d12.txt", CORPUS / "003_8b50984e948ebee1.txt"]
+    with Archive.open(tmp_path / "old.sqlite") as arc:
+        for f in files:
+            assert arc.add_file(f).status == "added"
+        columns = [row[1] for row in arc.db.execute("PRAGMA table_info(versions)")]
+        raws = arc.db.execute("SELECT raw FROM versions").fetchall()
+        old = [(str(r.number), r.text) for r in arc.document(arc.versions()[-1].label).rules]
+    assert "raw" in columns and raws == [(b"",), (b"",)]
+    monkeypatch.undo()
+    with Archive.open(tmp_path / "new.sqlite") as arc:
+        for f in files:
+            arc.add_file(f)
+        assert "raw" not in [row[1] for row in arc.db.execute("PRAGMA table_info(versions)")]
+        assert [(str(r.number), r.text) for r in arc.document(arc.versions()[-1].label).rules] == old

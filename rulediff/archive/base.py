@@ -74,6 +74,7 @@ class ArchiveBase:
         self._precomputed: dict[tuple[str, str], Encoded] = {}
         # Body ids of the file stored last, by hash: the next release repeats most of them.
         self._body_ids: dict[str, int] = {}
+        self._has_raw_column: bool | None = None  # see Archive._raw_column
         # The rules (numbers, lines, anchors, body ids) of a version being added, written with their lineage
         # ids once those are known, or before anything reads that version's rules.
         self._unwritten: dict[int, Unwritten] = {}
@@ -96,11 +97,9 @@ class ArchiveBase:
         for pair in list(self._pairs_cache)[: max(0, len(self._pairs_cache) - keep)]:
             del self._pairs_cache[pair]
 
-    def keep_documents(self, n: int, alignments: int = ALIGNMENT_CACHE) -> None:
-        """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two), and
-        at most ``alignments`` alignments (each holds its two documents)."""
+    def keep_documents(self, n: int) -> None:
+        """Keep at most ``n`` rebuilt documents in memory (a reader walking releases in order needs two)."""
         self._docs = Lru(n)
-        self._alignments = Lru(alignments)
 
     def release_alignments(self) -> None:
         """Forget the alignments kept in memory (documents stay)."""
@@ -130,6 +129,9 @@ class ArchiveBase:
         def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
             if exc_type is None:
                 try:
+                    # Rule rows waiting for their lineage ids (see _store_rules) go in before the commit,
+                    # whatever the transaction did: none is ever lost to it.
+                    self.arc._write_rules()
                     self.arc.db.execute("COMMIT")
                 except BaseException:
                     self._undo()  # a COMMIT that fails (a full disk) rolls back like any error inside

@@ -150,7 +150,12 @@ class Archive(CorrectingArchive):
             seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM versions").fetchone()[0]
             cur = self.db.execute(
                 "INSERT INTO versions(sha256, label, effective_date, era, sort_date, seq, format, source, provenance,"
-                " size, rule_count, extra, published) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " size, rule_count, extra, published"
+                + (
+                    ", raw) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,x'')"
+                    if self._raw_column()
+                    else ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                ),
                 (
                     prep.sha256,
                     base,
@@ -175,8 +180,14 @@ class Archive(CorrectingArchive):
                 self._docs[vid] = doc
             order = [v.id for v in self.versions()]
             self._relink(order.index(vid), progress)
-            self._write_rules()  # any left unwritten (none: relinking gave them their lineages)
         return AddResult(self.version(vid), "re-release" if rerelease else "added")
+
+    def _raw_column(self) -> bool:
+        """Does ``versions`` still have the column the raw bytes were in (an SQLite before 3.35 cannot drop
+        it: see migration 7)? Then it is given an empty value."""
+        if self._has_raw_column is None:
+            self._has_raw_column = any(row[1] == "raw" for row in self.db.execute("PRAGMA table_info(versions)"))
+        return self._has_raw_column
 
     def _checked(self, text: str, what: str, source: str) -> str:
         try:
@@ -286,7 +297,9 @@ class Archive(CorrectingArchive):
     def _store_rules(self, vid: int, prep: Prepared) -> None:
         """Rules as (version, position, number, line) rows over deduplicated bodies: most rule texts
         repeat unchanged from release to release, and each distinct body is indexed for search once. The
-        rule rows wait for their lineage ids (``_write_rules``), so each is written once, whole."""
+        rule rows wait for their lineage ids (``_write_rules``), so each is written once, whole: only within the
+        add's own transaction, whose readers of a version's rules (relinking, corrections) write them first,
+        and never past its commit, which writes what still waits."""
         db = self.db
         before = self._body_ids  # the bodies of the file stored last
         have: dict[str, int] = {}

@@ -159,7 +159,10 @@ def _raws_apart(db: sqlite3.Connection) -> None:
         "CREATE TABLE raws(version_id INTEGER PRIMARY KEY REFERENCES versions(id) ON DELETE CASCADE, raw BLOB NOT NULL)"
     )
     db.execute("INSERT INTO raws(version_id, raw) SELECT id, raw FROM versions")
-    db.execute("ALTER TABLE versions DROP COLUMN raw")
+    if sqlite3.sqlite_version_info >= (3, 35):
+        db.execute("ALTER TABLE versions DROP COLUMN raw")
+    else:  # no DROP COLUMN before SQLite 3.35: the column stays, empty (new versions get x'' there too)
+        db.execute("UPDATE versions SET raw = x''")
 
 
 @migration(8, "rendered steps of the site's history and glossary pages, by what they show")
