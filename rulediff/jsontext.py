@@ -54,9 +54,20 @@ def _nested(o: Any) -> bool:
     return isinstance(o, (dict, list, tuple))
 
 
-def _is_diff_piece(v: list[Any]) -> bool:
-    n = len(v)
-    return (n == 2 or n == 3) and type(v[0]) is int and type(v[1]) is str and (n == 2 or type(v[2]) is str)
+def _flat(v: list[Any], level: int) -> str | None:
+    """A list of strings and ints only, written whole at ``level`` (a word diff's pieces, [op, text] and
+    [op, text, old], are most of the containers of a long diff, position lists many more): one call for the
+    list rather than one per item. None when an item is anything else (the caller writes it item by item)."""
+    parts = []
+    for x in v:
+        tx = type(x)
+        if tx is str:
+            parts.append(encode_basestring(x))
+        elif tx is int:
+            parts.append(int.__repr__(x))
+        else:
+            return None
+    return "[" + _NEWLINE[level + 1] + _SEPARATOR[level + 1].join(parts) + _NEWLINE[level] + "]"
 
 
 def _write(o: Any, level: int, out: list[str]) -> None:
@@ -77,6 +88,8 @@ def _write(o: Any, level: int, out: list[str]) -> None:
             tv = type(v)
             if tv is str:
                 out.append(lead + encode_basestring(k) + ": " + encode_basestring(v))
+            elif tv is list and v and level + 2 < len(_NEWLINE) and (flat := _flat(v, level + 1)) is not None:
+                out.append(lead + encode_basestring(k) + ": " + flat)
             elif tv is dict or tv is list or _nested(v):
                 out.append(lead + encode_basestring(k) + ": ")
                 _write(v, level + 1, out)
@@ -98,13 +111,8 @@ def _write(o: Any, level: int, out: list[str]) -> None:
                 out.append(lead + encode_basestring(v))
             elif tv is int:
                 out.append(lead + int.__repr__(v))
-            elif tv is list and inner and _is_diff_piece(v):
-                # A word diff's piece, [op, text] or [op, text, old]: most of the containers of a long diff,
-                # written in one piece rather than one call each.
-                sep_in = _SEPARATOR[level + 2]
-                head = lead + "[" + _NEWLINE[level + 2] + int.__repr__(v[0]) + sep_in + encode_basestring(v[1])
-                tail = _NEWLINE[level + 1] + "]"
-                out.append(head + sep_in + encode_basestring(v[2]) + tail if len(v) == 3 else head + tail)
+            elif tv is list and inner and v and (flat := _flat(v, level + 1)) is not None:
+                out.append(lead + flat)
             elif tv is dict or tv is list or _nested(v):
                 out.append(lead)
                 _write(v, level + 1, out)
