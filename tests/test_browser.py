@@ -25,10 +25,11 @@ if not (CHROMIUM and DRIVER):
     pytest.skip("chromium and chromedriver are not installed here (CI installs them)", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +62,22 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("report") / "paste-2011--markdown-2022.html"
     path.write_text(to_html(al), encoding="utf-8")
     return path
+
+
+def _screenshot(driver: webdriver.Chrome, url: str, path: Path) -> None:
+    """Open ``url`` and save what it shows, once the page has loaded. A headless Chrome may still be
+    attaching the page it navigated to ("aborted by navigation: not attached to an active page", seen on a
+    busy machine): the shot is then taken again, a few times at most."""
+    driver.get(url)
+    for attempt in range(3):
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        try:
+            assert driver.save_screenshot(str(path))
+            break
+        except TimeoutException:
+            if attempt == 2:
+                raise
+    assert path.stat().st_size > 10_000
 
 
 def _visible(driver: webdriver.Chrome) -> list[str]:
@@ -117,9 +134,7 @@ def test_filters_keys_and_toggle_in_a_real_browser(browser: webdriver.Chrome, re
     assert old.location["y"] == new.location["y"] and old.location["x"] < new.location["x"], "side by side"
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.get(report.as_uri())
-    assert browser.save_screenshot(str(ARTIFACTS / "report.png"))
-    assert (ARTIFACTS / "report.png").stat().st_size > 10_000
+    _screenshot(browser, report.as_uri(), ARTIFACTS / "report.png")
 
 
 def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp_path: Path) -> None:
@@ -211,10 +226,8 @@ def test_following_links_index_diff_history_and_back(browser: webdriver.Chrome, 
     browser.get((linked_site / "rules" / "702.15.html").as_uri())
     assert "lineage" not in browser.find_element(By.CSS_SELECTOR, "ol.timeline").text
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.get((linked_site / "index.html").as_uri())
-    assert browser.save_screenshot(str(ARTIFACTS / "site-index.png"))
-    browser.get((linked_site / "rules" / "702.15.html").as_uri())
-    assert browser.save_screenshot(str(ARTIFACTS / "site-history.png"))
+    _screenshot(browser, (linked_site / "index.html").as_uri(), ARTIFACTS / "site-index.png")
+    _screenshot(browser, (linked_site / "rules" / "702.15.html").as_uri(), ARTIFACTS / "site-history.png")
 
 
 def test_a_hand_link_is_visible_on_the_rule_page(browser: webdriver.Chrome, tmp_path: Path) -> None:
