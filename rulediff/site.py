@@ -4,12 +4,10 @@ per bridge between partial dumps), one history page per rule lineage, and an off
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 import stat
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from .site_parts import StoredEdits, StoredParts, part_key
 from .site_steps import StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment
+from .workers import pool as worker_pool
 
 Progress = Callable[[str, int, int], None]
 
@@ -90,8 +89,7 @@ def _build(
     chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=max(1, min(2, len(chunks))), mp_context=spawn) as pool:
+    with worker_pool(max(1, min(2, len(chunks))), spawn=True) as pool:
         jobs = [
             pool.submit(
                 _render_pages,

@@ -69,8 +69,28 @@ def _interrupt(archive: Path, sig: int, delay: float) -> tuple[bool, int | None]
             break
         time.sleep(0.0005)
     live = proc.poll() is None and _journal_live(archive)
+    helpers = _children(proc.pid)
     proc.send_signal(sig)
-    return live, proc.wait()
+    code = proc.wait()
+    # Its helper processes go with it: none is left sleeping for ever (a forked worker was, after kill -9).
+    deadline = time.monotonic() + 20
+    while (left := [p for p in helpers if Path(f"/proc/{p}").exists()]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"processes of the interrupted add still alive: {left}"
+    return live, code
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc; none where there is no /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
 
 
 def _live_window(base_archive: Path, tmp_path: Path) -> float:

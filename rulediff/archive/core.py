@@ -11,7 +11,7 @@ import sqlite3
 import zlib
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from ..manifest import Entry
 from ..model import Document
 from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
+from ..workers import pool as worker_pool
 from .base import MissingBodyError, environment_error
 from .correcting import CorrectingArchive
 from .ingest import Parsed, Prepared, Preparer, read_and_parse
@@ -232,7 +233,7 @@ class Archive(CorrectingArchive):
         (cache,) = self.db.execute("PRAGMA cache_size").fetchone()
         self.db.execute(f"PRAGMA cache_size = {BULK_CACHE_KIB}")
         # One file gains nothing from a second process: it is parsed here, and its Document kept.
-        pool = ProcessPoolExecutor(max_workers=1) if len(items) > 1 else None
+        pool = worker_pool(1) if len(items) > 1 else None
         try:
             # A few files ahead, not all: a finished result waits in this process until it is stored, so a
             # worker faster than the storing would pile up whole releases here.

@@ -1,0 +1,45 @@
+"""Worker processes go when the process that started them is killed: none sleeps on for ever."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from .test_faults import _children
+
+STARTER = textwrap.dedent(
+    """
+    import sys, time
+    from rulediff.workers import pool
+    if __name__ == "__main__":
+        workers = pool(2, spawn=sys.argv[1] == "spawn")
+        jobs = [workers.submit(time.sleep, 60) for _ in range(3)]   # busy, and one more waiting
+        print("started", flush=True)
+        time.sleep(60)
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+@pytest.mark.parametrize("how", ["fork", "spawn"])
+def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, how: str) -> None:
+    script = tmp_path / "starter.py"
+    script.write_text(STARTER)
+    proc = subprocess.Popen([sys.executable, str(script), how], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
+    deadline = time.monotonic() + 30
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while (left := [p for p in workers if Path(f"/proc/{p}").exists()]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"workers still alive after their parent was killed: {left}"
