@@ -83,7 +83,7 @@ class Side:
         self.rules = rules
         level = [UNNUMBERED] * n
         parent = [-1] * n
-        # Leaves share one empty list, never appended to: a node's own list is made at its first child.
+        # Leaves share one empty tuple; a node's own list is made at its first child.
         children: list[Sequence[int]] = [_LEAF] * n
         labels: list[str | None] = [None] * n
         raw: list[RawKey] = [""] * n
