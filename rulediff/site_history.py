@@ -3,6 +3,7 @@ at each stretch of releases, each step linked to the release's diff page, refere
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import pickle
@@ -17,7 +18,7 @@ from markupsafe import Markup
 from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
-from .site_steps import Lineage, Step, StepMaker
+from .site_steps import Lineage, Step, StepMaker, code_digest
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -166,7 +167,7 @@ def plan_history_pages(
     render). A page's key is built from body ids (and the addresses it links to), so an unchanged
     lineage costs no text at all, and a lineage whose runs of releases read as before costs none either."""
     versions, order = idx.versions, idx.order
-    digests = idx.digests()
+    newest = len(versions) - 1
     marks = arc.all_link_marks()
     pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
@@ -181,7 +182,8 @@ def plan_history_pages(
         ]
         path = idx.paths[lin]
         latest = items[-1]
-        numbers = _numbers(plan, versions)
+        current = plan[-1][0] == newest
+        numbers = _numbers(plan, versions, current)
         listing.append(
             {
                 "path": path,
@@ -193,34 +195,45 @@ def plan_history_pages(
             }
         )
         gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
-        links = [diff_into.get(versions[k].id) for k, *_ in plan]
         via, ended = link_texts(marks.get(lin, []))
+        children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
+        # What the page says, with no word of the newest release unless the rule changed in it (a rule in
+        # force runs "to today"): adding a release leaves the pages of the rules it keeps as they were. The
+        # links its texts make by number are named in the key it is stamped with (see ``_links_hold``).
         key = hashlib.sha1(
             json.dumps(
                 [
+                    code_digest(),
                     lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
-                    _runs(plan),
+                    path,
+                    [
+                        [
+                            versions[a].id,
+                            versions[a].label,
+                            None if b == newest else versions[b].label,
+                            diff_into.get(versions[a].id),
+                            *rest,
+                        ]
+                        for a, b, *rest in _runs(plan)
+                    ],
                     sorted(via.items()),
                     ended,
-                    path,
-                    " ".join([digests[versions[k].id] for k, *_ in plan]),
-                    links,
+                    numbers,
+                    children,
                     gone.label if gone else None,
-                    plan[-1][0] == len(versions) - 1,
+                    gone is not None and diff_into.get(gone.id),
                 ]
             ).encode("utf-8")
         ).hexdigest()
-        if w.fresh(path, key):
+        if w.fresh_if(path, functools.partial(_links_hold, key, idx, versions[-1].id)):
             continue
         lineage = Lineage.of(plan, via, versions, idx.complete)
         block = steps.block_key(lineage)
         kept = steps.kept(block)
-        children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
         context = {
             "lineage": lin,
             "latest": {"number": latest[2], "title": latest[3]},
             "numbers": numbers,
-            "versions": len(items),
             "children": children,
             "gone": gone.label if gone is not None else None,
             "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
@@ -248,14 +261,29 @@ def write_history_pages(
     template = env.get_template("history.html.j2")
     for page in pending:
         lineage = page.lineage
-        html = steps.checked(page.kept, lineage, page_ids) if page.kept is not None and lineage else None
-        if html is None:
+        done = steps.checked(page.kept, lineage, page_ids) if page.kept is not None and lineage else None
+        if done is None:
             worked = _unpack(page) if page.steps is not None or lineage is None else steps.work_out(lineage)
             assert worked is not None
-            html, kept = steps.written(worked, page_ids)
+            html, kept, lookups = steps.written(worked, page_ids)
             steps.keep(page.block, kept)
-        w.write(page.path, template.render(steps=[Markup(html)], **page.context), page.key)
+        else:
+            html, lookups = done
+        links = json.dumps(list(dict.fromkeys(lookups)), separators=(",", ":"))
+        w.write(page.path, template.render(steps=[Markup(html)], **page.context), f"{page.key} {links}")
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
+
+
+def _links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
+    """Is a page stamped ``stamped`` made from ``key``, its links by number leading where they did? A stamp
+    is the key and the lookups the page's texts made: (release, or None for the newest; number; address)."""
+    head, _, links = stamped.partition(" ")
+    if head != key:
+        return False
+    try:
+        return all(idx.url(newest if vid is None else vid, number) == url for vid, number, url in json.loads(links))
+    except (ValueError, TypeError):  # a stamp damaged or from elsewhere: the page is made again
+        return False
 
 
 def _runs(plan: list[tuple[Any, ...]]) -> list[list[Any]]:
@@ -291,14 +319,17 @@ def _unpack(page: PendingPage) -> list[Step] | None:
     return page.steps
 
 
-def _numbers(plan: list[Any], versions: list[VersionRow]) -> list[tuple[str, str, str]]:
-    out: list[tuple[str, str, str]] = []
+def _numbers(plan: list[Any], versions: list[VersionRow], current: bool) -> list[tuple[str, str, str | None]]:
+    """The numbers a rule went by, each with the first and last release it had it, None for "to today"."""
+    out: list[tuple[str, str, str | None]] = []
     for k, number, *_ in plan:
         n = number or "(unnumbered)"
         if out and out[-1][0] == n:
             out[-1] = (n, out[-1][1], versions[k].label)
         else:
             out.append((n, versions[k].label, versions[k].label))
+    if current:
+        out[-1] = (out[-1][0], out[-1][1], None)
     return out
 
 

@@ -18,6 +18,8 @@ from .timeline import stretches
 # (version index, number, title, body id, subrules as (number, body id)) of one rule of a lineage
 PlanEntry = tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]
 Url = Callable[[int, str], str | None]  # (version id, rule number) -> the address of that rule's page
+# (version id, or None for the newest release; rule number; its address then) as a page looked it up
+Lookup = tuple[int | None, str, str | None]
 
 
 @dataclass(slots=True)
@@ -65,7 +67,7 @@ _CODE = ("site_steps.py", "site_history.py")
 
 
 @functools.cache
-def _code() -> str:
+def code_digest() -> str:
     return sources_digest(_CODE)[:16]
 
 
@@ -101,7 +103,7 @@ class StepMaker:
             ]
             for r, (a, b) in enumerate(lin.runs)
         ]
-        return part_key("block", [_code(), plan[0][0] > 0, json.dumps(runs)])
+        return part_key("block", [code_digest(), plan[0][0] > 0, json.dumps(runs)])
 
     def work_out(self, lin: Lineage) -> list[Step]:
         """The page's steps from the lineage's texts, each rendered or read back (see site_parts)."""
@@ -134,9 +136,13 @@ class StepMaker:
         got = self.parts.get(key)
         return json.loads(got) if got is not None else None
 
-    def checked(self, kept: dict[str, Any], lin: Lineage, page_ids: Callable[[str], set[str]]) -> str | None:
-        """The kept steps, if every link in them still leads where it did; None otherwise."""
+    def checked(
+        self, kept: dict[str, Any], lin: Lineage, page_ids: Callable[[str], set[str]]
+    ) -> tuple[str, list[Lookup]] | None:
+        """The kept steps, if every link in them still leads where it did, and the lookups they make (see
+        ``lookups``); None otherwise."""
         vs, plan, runs, url = self.versions, lin.plan, lin.runs, self.url
+        made: list[Lookup] = []
         for last, lookups, target, candidates, href in kept["steps"]:
             vid = vs[plan[runs[last][1]][0]].id
             for t, u in lookups:
@@ -144,13 +150,17 @@ class StepMaker:
                     return None
             if target is not None and _href(target, candidates, page_ids) != href:
                 return None
+            made.extend(self.lookups(vid, lookups))
         html: str = kept["html"]
-        return html
+        return html, made
 
-    def written(self, steps: list[Step], page_ids: Callable[[str], set[str]]) -> tuple[str, dict[str, Any]]:
-        """The steps with their links filled in, and what to keep of them: the links each one looked up, the
-        diff page it links into and the anchors there it may link to (as the runs decide them)."""
-        out, kept = [], []
+    def written(
+        self, steps: list[Step], page_ids: Callable[[str], set[str]]
+    ) -> tuple[str, dict[str, Any], list[Lookup]]:
+        """The steps with their links filled in, what to keep of them (the links each one looked up, the diff
+        page it links into and the anchors there it may link to, as the runs decide them) and the lookups
+        they make (see ``lookups``)."""
+        out, kept, made = [], [], []
         for s in steps:
             href = _href(s.page, s.anchors, page_ids) if s.page is not None else None
             lookups: dict[str, str | None] = {}
@@ -160,9 +170,17 @@ class StepMaker:
                 return got
 
             out.append(fill(s.part, url_of, href))
-            kept.append([s.last_run, sorted(lookups.items()), s.page, s.anchors, href])
+            found = sorted(lookups.items())
+            kept.append([s.last_run, found, s.page, s.anchors, href])
+            made.extend(self.lookups(s.last_vid, found))
         html = "".join(out)
-        return html, {"html": html, "steps": kept}
+        return html, {"html": html, "steps": kept}, made
+
+    def lookups(self, vid: int, found: list[tuple[str, str | None]]) -> list[Lookup]:
+        """``found`` (number, address) as looked up in release ``vid``, which is None for the newest: a step
+        running "to today" names its rules as the newest release numbers them, whichever release that is."""
+        at = None if vid == self.versions[-1].id else vid
+        return [(at, t, u) for t, u in found]
 
     def keep(self, key: str, kept: dict[str, Any]) -> None:
         self.parts.put(key, json.dumps(kept))

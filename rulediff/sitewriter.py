@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
@@ -184,8 +185,14 @@ class SiteWriter:
 
     def fresh(self, rel: str, key: str) -> bool:
         """Is ``rel`` already built from exactly ``key``?"""
+        return self.fresh_if(rel, key.__eq__)
+
+    def fresh_if(self, rel: str, holds: Callable[[str], bool]) -> bool:
+        """Is ``rel`` already built, from a key ``holds`` accepts (a key that names what the page looked up,
+        to be looked up again)?"""
         self.seen.add(rel)
-        return self.stamps.get(rel) == key and _existing_kind(self.root / rel) == "file"
+        old = self.stamps.get(rel)
+        return old is not None and holds(old) and _existing_kind(self.root / rel) == "file"
 
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)

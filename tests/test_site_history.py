@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulediff.archive import Archive
+from rulediff.site import build_site
 from rulediff.site_history import _runs
 
 _entry = st.tuples(st.sampled_from(["702.15", "702.16", None]), st.sampled_from(["Lifelink", None]), st.integers(1, 3))
@@ -37,3 +40,67 @@ def test_runs_say_the_whole_plan_and_nothing_else(plan: list[tuple[object, ...]]
 def test_an_unchanged_rule_is_one_run_however_many_releases() -> None:
     plan = [(k, "702.15", "Lifelink", 7, ()) for k in range(10, 130)]
     assert _runs(plan) == [[10, 129, "702.15", "Lifelink", 7, ()]]
+
+
+# Three releases cut from a parser fixture: the effective date changed, and rules added, dropped or renumbered.
+_BASE = Path(__file__).resolve().parent / "fixtures" / "parsers" / "official-text" / "lf-only" / "input.txt"
+
+
+def _release(folder: Path, date: tuple[str, str], edits: list[tuple[str, str]]) -> Path:
+    text = _BASE.read_text("utf-8").replace("July 18, 2014", date[0], 1)
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = folder / f"cr-{date[1]}.txt"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_kept_page_whose_references_move_is_made_again(tmp_path: Path) -> None:
+    """Adding a release leaves a rule's page alone unless the rule changed in it or a rule its texts name by
+    number moved. Here the third release renumbers 100.5 to 100.8 (its page moves to rules/100.8.html) and
+    100.2a to 100.2c: the page of 100.7, gone since the second release, names 100.5 in the first, and the
+    page of 100.4, unchanged in force, names 100.2a (left dangling in the newest). Both pages are made again,
+    and the site equals one built at once."""
+    extra = (
+        "100.5. There is no maximum deck size.",
+        "100.5. There is no maximum deck size.\n\n100.7. Any deck may be shuffled. See rule 100.5.",
+    )
+    first = _release(tmp_path, ("July 18, 2014", "20140718"), [extra])
+    second = _release(tmp_path, ("September 26, 2014", "20140926"), [])
+    text = _BASE.read_text("utf-8")
+    tail = text[text.index("100.6b") : text.index("\n", text.index("100.6b"))]
+    third = _release(
+        tmp_path,
+        ("January 23, 2015", "20150123"),
+        [
+            ("100.5. There is no maximum deck size.\n", ""),
+            (tail, tail + "\n\n100.8. There is no maximum deck size."),
+            ("100.2a In constructed", "100.2c In constructed"),
+        ],
+    )
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(first)
+        arc.add_file(second)
+        build_site(arc, tmp_path / "kept")
+        assert 'href="../rules/100.5.html">100.5</a>' in (tmp_path / "kept" / "rules" / "100.7.html").read_text("utf-8")
+        assert 'href="../rules/100.2a.html">100.2a</a>' in (tmp_path / "kept" / "rules" / "100.4.html").read_text(
+            "utf-8"
+        )
+        untouched = tmp_path / "kept" / "rules" / "100.6.html"
+        before = untouched.stat().st_mtime_ns
+        assert "<strong>100.6</strong> 2014-07-18 &#8211; today." in untouched.read_text("utf-8")
+        arc.add_file(third)
+        build_site(arc, tmp_path / "kept")
+        assert untouched.stat().st_mtime_ns == before  # in force, unchanged, its links where they were
+        arc.db.execute("DELETE FROM site_parts")
+        build_site(arc, tmp_path / "fresh")
+    kept = tmp_path / "kept" / "rules"
+    assert 'href="../rules/100.8.html">100.5</a>' in (kept / "100.7.html").read_text("utf-8")
+    assert ">100.2a</a>" not in (kept / "100.4.html").read_text("utf-8")
+    assert "100.2a" in (kept / "100.4.html").read_text("utf-8")
+    assert _tree(tmp_path / "kept") == _tree(tmp_path / "fresh")
