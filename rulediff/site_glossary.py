@@ -11,14 +11,19 @@ from typing import Any
 from markupsafe import Markup
 
 from .archive import Archive, VersionRow
-from .site_history import RuleIndex, file_slug
+from .site_history import RuleIndex, file_slug, links_hold
 from .site_parts import StoredEdits, StoredParts, fill, glossary_step
+from .site_steps import Lookup
 from .terms import term_key
 from .timeline import stretches
 
 
-def _rule_url(idx: RuleIndex, vid: int, number: str) -> str | None:
-    return idx.url(vid, number)
+def _rule_url(idx: RuleIndex, vid: int, at: int | None, made: dict[Lookup, None], number: str) -> str | None:
+    """The address of rule ``number`` as release ``vid`` numbers it, noted in ``made`` as looked up in ``at``
+    (None: the newest release, whichever it is)."""
+    url = idx.url(vid, number)
+    made[(at, number, url)] = None
+    return url
 
 
 def write_glossary_pages(
@@ -34,8 +39,8 @@ def write_glossary_pages(
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
     history of the rule that number named in that release."""
-    digests = idx.digests()
     order = {v.id: k for k, v in enumerate(versions)}
+    newest = len(versions) - 1
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
     for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
@@ -75,28 +80,49 @@ def write_glossary_pages(
             texts.setdefault(seen[k][1], []).append(k)
         for text, at in texts.items():
             search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
-        pages_key = [diff_into.get(versions[k].id) for k in ks]
+        gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
+        # As a rule's page (see site_history): what the page shows, with no word of the newest release unless
+        # the term changed in it, and the lookups its definitions made by number, looked up again.
+        runs: list[list[Any]] = []
+        for k in ks:
+            if runs and k == runs[-1][1] + 1 and seen[k] == seen[runs[-1][1]]:
+                runs[-1][1] = k
+            else:
+                runs.append([k, k])
         key_hash = hashlib.sha1(
             json.dumps(
-                [[(k, *seen[k], digests[versions[k].id]) for k in ks], pages_key, ks[-1] == len(versions) - 1]
+                [
+                    path,
+                    [
+                        [
+                            versions[a].id,
+                            versions[a].label,
+                            None if b == newest else versions[b].label,
+                            diff_into.get(versions[a].id),
+                            *seen[a],
+                        ]
+                        for a, b in runs
+                    ],
+                    gone.label if gone is not None else None,
+                ]
             ).encode()
         ).hexdigest()
-        if w.fresh(path, key_hash):
+        if w.fresh_if(path, partial(links_hold, key_hash, idx, versions[-1].id)):
             continue
         entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
         steps = []
+        made: dict[Lookup, None] = {}
         for n, s in enumerate(stretches(entries, edits=False), 1):
             page = diff_into.get(s.first.id)
             diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
-            to = None if order[s.last.id] == len(versions) - 1 else s.last.label
-            url_of = partial(_rule_url, idx, s.last.id)
+            to = None if order[s.last.id] == newest else s.last.label
+            url_of = partial(_rule_url, idx, s.last.id, None if to is None else s.last.id, made)
             part = glossary_step(s, n, to, diff_link, memo, parts)
             steps.append(Markup(fill(part, url_of)))
-        gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
         w.write(
             path,
             template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
-            key_hash,
+            f"{key_hash} {json.dumps(list(made), separators=(',', ':'))}",
         )
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))

@@ -199,7 +199,7 @@ def plan_history_pages(
         children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
         # What the page says, with no word of the newest release unless the rule changed in it (a rule in
         # force runs "to today"): adding a release leaves the pages of the rules it keeps as they were. The
-        # links its texts make by number are named in the key it is stamped with (see ``_links_hold``).
+        # links its texts make by number are named in the key it is stamped with (see ``links_hold``).
         key = hashlib.sha1(
             json.dumps(
                 [
@@ -225,7 +225,7 @@ def plan_history_pages(
                 ]
             ).encode("utf-8")
         ).hexdigest()
-        if w.fresh_if(path, functools.partial(_links_hold, key, idx, versions[-1].id)):
+        if w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id)):
             continue
         lineage = Lineage.of(plan, via, versions, idx.complete)
         block = steps.block_key(lineage)
@@ -274,7 +274,7 @@ def write_history_pages(
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
 
 
-def _links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
+def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
     """Is a page stamped ``stamped`` made from ``key``, its links by number leading where they did? A stamp
     is the key and the lookups the page's texts made: (release, or None for the newest; number; address)."""
     head, _, links = stamped.partition(" ")

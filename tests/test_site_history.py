@@ -48,6 +48,7 @@ _BASE = Path(__file__).resolve().parent / "fixtures" / "parsers" / "official-tex
 
 def _release(folder: Path, date: tuple[str, str], edits: list[tuple[str, str]]) -> Path:
     text = _BASE.read_text("utf-8").replace("July 18, 2014", date[0], 1)
+    text = text.replace("See rule 207.2c.", "See rule 100.5.", 1)  # a glossary term names a rule that moves
     for old, new in edits:
         assert old in text
         text = text.replace(old, new, 1)
@@ -65,7 +66,8 @@ def test_a_kept_page_whose_references_move_is_made_again(tmp_path: Path) -> None
     number moved. Here the third release renumbers 100.5 to 100.8 (its page moves to rules/100.8.html) and
     100.2a to 100.2c: the page of 100.7, gone since the second release, names 100.5 in the first, and the
     page of 100.4, unchanged in force, names 100.2a (left dangling in the newest). Both pages are made again,
-    and the site equals one built at once."""
+    and so is the glossary page naming 100.5 in force (a dangling reference in the newest release). The site
+    equals one built at once."""
     extra = (
         "100.5. There is no maximum deck size.",
         "100.5. There is no maximum deck size.\n\n100.7. Any deck may be shuffled. See rule 100.5.",
@@ -91,6 +93,8 @@ def test_a_kept_page_whose_references_move_is_made_again(tmp_path: Path) -> None
         assert 'href="../rules/100.2a.html">100.2a</a>' in (tmp_path / "kept" / "rules" / "100.4.html").read_text(
             "utf-8"
         )
+        term = tmp_path / "kept" / "glossary" / "ability-word.html"
+        assert 'href="../rules/100.5.html">100.5</a>' in term.read_text("utf-8")
         untouched = tmp_path / "kept" / "rules" / "100.6.html"
         before = untouched.stat().st_mtime_ns
         assert "<strong>100.6</strong> 2014-07-18 &#8211; today." in untouched.read_text("utf-8")
@@ -103,4 +107,5 @@ def test_a_kept_page_whose_references_move_is_made_again(tmp_path: Path) -> None
     assert 'href="../rules/100.8.html">100.5</a>' in (kept / "100.7.html").read_text("utf-8")
     assert ">100.2a</a>" not in (kept / "100.4.html").read_text("utf-8")
     assert "100.2a" in (kept / "100.4.html").read_text("utf-8")
+    assert "See rule 100.5." in term.read_text("utf-8")  # the newest release has no 100.5 to link to
     assert _tree(tmp_path / "kept") == _tree(tmp_path / "fresh")
