@@ -281,19 +281,32 @@ def _py_import() -> list[str]:
 
 
 def corpus_rows(t: Table, runs: int) -> None:
-    """``report`` of every official release into an empty archive; then every release but the newest
-    archived and built, and the newest added (one release + rebuild)."""
+    """``report`` of every official release into an empty archive; then adding one release to an archive
+    and site of the others, three ways: the newest release (2026-08-07, onto an archive ending 2026-06-19:
+    release day), then its re-release (2026-08-19), and the 2026-08-07 release inserted before a re-release
+    already archived (every later page's neighbours and labels move)."""
     every = [str(f) for f in corpus_files()]
-    full, adds = [], []
+    original, again = str(release("2026-08-07")), str(CR_TXT / "cr-20260807-rerelease-20260819.txt")
+    if original not in every or again not in every:
+        sys.exit("the add-one rows need the 2026-08-07 release and its 2026-08-19 re-release")
+    full: list[Any] = []
+    adds: dict[str, list[Any]] = {"newest": [], "again": [], "insert": []}
     for _ in range(runs):
         work = Path(tempfile.mkdtemp(prefix="rulediff-speed-"))
         try:
             full.append(
                 whole_process(_rulediff("report", str(CR_TXT), "-o", str(work / "s"), "--archive", str(work / "a")))
             )
-            whole_process(_rulediff("report", *every[:-1], "-o", str(work / "s2"), "--archive", str(work / "b")))
-            adds.append(
-                whole_process(_rulediff("report", every[-1], "-o", str(work / "s2"), "--archive", str(work / "b")))
+            before = [f for f in every if f not in (original, again)]
+            whole_process(_rulediff("report", *before, "-o", str(work / "s2"), "--archive", str(work / "b")))
+            for name, f in (("newest", original), ("again", again)):
+                adds[name].append(
+                    whole_process(_rulediff("report", f, "-o", str(work / "s2"), "--archive", str(work / "b")))
+                )
+            others = [f for f in every if f != original]
+            whole_process(_rulediff("report", *others, "-o", str(work / "s3"), "--archive", str(work / "c")))
+            adds["insert"].append(
+                whole_process(_rulediff("report", original, "-o", str(work / "s3"), "--archive", str(work / "c")))
             )
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -311,7 +324,9 @@ def corpus_rows(t: Table, runs: int) -> None:
             "<= 600 MB",
         )
     )
-    t.add("whole process: add one release + rebuild (report)", adds, target="<= 3 s")
+    t.add("whole process: add the newest release (2026-08-07) + rebuild", adds["newest"], target="<= 3 s")
+    t.add("  then its re-release (2026-08-19) + rebuild", adds["again"], target="<= 3 s")
+    t.add("  2026-08-07 inserted before its re-release + rebuild", adds["insert"], target="<= 3 s")
 
 
 if __name__ == "__main__":
