@@ -405,9 +405,7 @@ def _search(
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
     and glossary entries, each with the page it leads to."""
-    # One entry per distinct searchable text and lineage: typography-only variants collapse.
-    spans = arc.search_spans({v.id: k for k, v in enumerate(versions)})
-    rules = sorted(spans, key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    rules = sorted(_search_spans(idx, arc.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])
@@ -417,3 +415,22 @@ def _search(
         "window.RULEDIFF_INDEX = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n",
     )
     w.write("search.html", env.get_template("search.html.j2").render(count=len(entries)))
+
+
+def _search_spans(idx: RuleIndex, texts: dict[int, str]) -> list[list[Any]]:
+    """[searchable text, number, lineage, first, last] once per distinct searchable text (``texts``: body id ->
+    its text) and lineage: typography-only variants collapse. ``first`` and ``last`` are the positions of the
+    first and last version it is in; ``number`` is the one it has in that last version (its first rule there,
+    as stored)."""
+    acc: dict[tuple[str, int], list[Any]] = {}
+    for (body, lin), (first, last, number, row) in idx.spans.items():
+        key = (texts[body], lin)
+        e = acc.get(key)
+        if e is None:
+            acc[key] = [key[0], number, lin, first, last, row]
+            continue
+        if first < e[3]:
+            e[3] = first
+        if last > e[4] or (last == e[4] and row < e[5]):
+            e[1], e[4], e[5] = number, last, row
+    return [e[:5] for e in acc.values()]

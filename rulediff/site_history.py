@@ -78,6 +78,9 @@ class RuleIndex:
     paths: dict[int, str]
     # versions that are the whole rules (not a partial dump): only they can say a rule is gone
     complete: set[int]
+    # (body id, lineage) -> [first and last version position it is in, its number in the last, and which row
+    # that is (the first stored there)]: what the search index is made of
+    spans: dict[tuple[int, int], list[Any]]
     digested: dict[int, str] | None = None
 
     @classmethod
@@ -90,8 +93,17 @@ class RuleIndex:
         kids: dict[int, dict[str, list[tuple[str, int]]]] = {v.id: {} for v in versions}
         heads: dict[int, dict[str, list[str]]] = {v.id: {} for v in versions}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
-        for row in rows:
+        spans: dict[tuple[int, int], list[Any]] = {}
+        for n, row in enumerate(rows):
             lin, vid, number, _, body = row
+            k = order[vid]
+            span = spans.get((body, lin))
+            if span is None:
+                spans[(body, lin)] = [k, k, number, n]
+            elif k > span[1]:
+                span[1:] = k, number, n
+            elif k < span[0]:
+                span[0] = k
             same = by_lineage.get(lin)
             if same is None:
                 by_lineage[lin] = [row]
@@ -116,7 +128,8 @@ class RuleIndex:
         # A rule's subrules go into every history page entry as they are: a tuple, made once.
         subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
         complete = {v.id for v in versions if arc.coverage(v.id).complete}
-        return cls(versions, order, by_lineage, at, subrules, heads, history_paths(rows, versions), complete)
+        paths = history_paths(rows, versions)
+        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
 
     def lineage_at(self, vid: int, number: str) -> int | None:
         book = self.at.get(vid)

@@ -4,6 +4,7 @@ the 2017 page's keywords appear in history with inferred numbers, and every link
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import lxml.html
@@ -130,3 +131,60 @@ def test_adding_a_release_rebuilds_what_it_touches(tmp_path: Path) -> None:
     assert 'rel="next" class="next" href="../diff/2014-02-01--2014-05-01.html"' in newest.read_text("utf-8")
     assert oldest.stat().st_mtime_ns == before
     assert stats["written"] < 40
+
+
+def _search_index_as_worked_out(out: Path, archive: Path) -> None:
+    """Every distinct searchable text of every lineage is one entry, with the first and last release it is in
+    and the number it has in that last one, as a plain pass over the archived rules works it out."""
+    import json
+
+    from rulediff.site_history import RuleIndex
+
+    script = (out / "search-index.js").read_text("utf-8")
+    data = json.loads(script[script.index("=") + 1 :].rstrip().rstrip(";"))
+    got = sorted((e[0], e[1], e[2], e[3], e[4]) for e in data["entries"] if e[5] == "r")
+    with Archive.open(archive, create=False) as arc:
+        versions = arc.versions()
+        assert data["versions"] == [v.label for v in versions]
+        paths = RuleIndex.build(arc, versions).paths
+        order = {v.id: k for k, v in enumerate(versions)}
+        rows = arc.db.execute(
+            "SELECT r.version_id, r.lineage, r.number, b.search FROM rules r JOIN bodies b ON b.id = r.body_id"
+            " ORDER BY r.rowid"
+        ).fetchall()
+    seen: dict[tuple[str, int], list[Any]] = {}
+    for vid, lineage, number, text in rows:
+        k = order[vid]
+        e = seen.setdefault((text, lineage), [k, k, number])
+        if k < e[0]:
+            e[0] = k
+        if k > e[1]:
+            e[1], e[2] = k, number
+    want = sorted((text, number, paths[lin], first, last) for (text, lin), (first, last, number) in seen.items())
+    assert got == want
+
+
+def test_the_search_index_has_each_text_of_each_lineage_once(site: Path) -> None:
+    _search_index_as_worked_out(site, site.parent / "a.sqlite")
+
+
+def test_the_search_index_follows_a_rule_through_typography_and_a_new_number(tmp_path: Path) -> None:
+    """100.4b loses its curly apostrophe (a new text, the same searchable one), then becomes 100.4e: one
+    entry, from the first release to the last, under 100.4e."""
+    from .test_site_history import _release
+
+    curly = "100.4b In limited play involving individual players, all cards in a player\u2019s card pool"
+    straight = curly.replace("\u2019", "'")
+    releases = [
+        _release(tmp_path, ("July 18, 2014", "20140718"), []),
+        _release(tmp_path, ("September 26, 2014", "20140926"), [(curly, straight)]),
+        _release(tmp_path, ("January 23, 2015", "20150123"), [(curly, straight.replace("100.4b", "100.4e"))]),
+    ]
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in releases:
+            arc.add_file(f)
+        build_site(arc, tmp_path / "out")
+    _search_index_as_worked_out(tmp_path / "out", tmp_path / "a.sqlite")
+    script = (tmp_path / "out" / "search-index.js").read_text("utf-8")
+    assert script.count("in a player's card pool") == 1
+    assert '"100.4e","rules/100.4e.html",0,2,"r"' in script

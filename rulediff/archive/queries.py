@@ -7,7 +7,7 @@ import json
 import re
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import ArchiveError
@@ -64,7 +64,9 @@ class QueryingArchive(AligningArchive):
         titles = dict(self.db.execute("SELECT id, title FROM bodies WHERE title IS NOT NULL").fetchall())
         return [
             (lin, vid, number, titles.get(body), body)
-            for lin, vid, number, body in self.db.execute("SELECT lineage, version_id, number, body_id FROM rules")
+            for lin, vid, number, body in self.db.execute(
+                "SELECT lineage, version_id, number, body_id FROM rules ORDER BY rowid"
+            )
         ]
 
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
@@ -96,43 +98,9 @@ class QueryingArchive(AligningArchive):
             for vid, pos, term, text in self.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
-    def search_spans(self, order: Mapping[int, int]) -> list[list[Any]]:
-        """[searchable text, number, lineage, first, last] once per distinct searchable text and lineage, where
-        ``first`` and ``last`` are the positions (``order``: version id -> position) of the first and last
-        version it is in, and ``number`` is the one it has in that last version (its first rule there, as
-        stored). Grouped by body here, in SQLite: most rules repeat unchanged across releases."""
-        pairs = ",".join(f"({int(vid)},{int(k)})" for vid, k in order.items())
-        if not pairs:
-            return []
-        texts = dict(self.db.execute("SELECT id, search FROM bodies").fetchall())
-        # The last version and, within it, the first rule stored: one number, largest for the rule sought.
-        rows = self.db.execute(
-            f"WITH o(id, k) AS (VALUES {pairs}) SELECT r.body_id, r.lineage, min(o.k),"
-            " max((o.k << 32) | (4294967295 - r.rowid)) FROM rules r JOIN o ON o.id = r.version_id"
-            " GROUP BY r.body_id, r.lineage"
-        ).fetchall()
-        acc: dict[tuple[str, int], list[Any]] = {}
-        for body, lineage, first, last in rows:
-            key = (texts[body], lineage)
-            e = acc.get(key)
-            if e is None:
-                acc[key] = [key[0], last, lineage, first, last]
-            else:
-                if first < e[3]:
-                    e[3] = first
-                if last > e[1]:
-                    e[1] = last
-        out = list(acc.values())
-        rowids = [4294967295 - (e[1] & 4294967295) for e in out]
-        numbers: dict[int, str | None] = {}
-        for k in range(0, len(rowids), 500):
-            chunk = rowids[k : k + 500]
-            q = f"SELECT rowid, number FROM rules WHERE rowid IN ({','.join('?' * len(chunk))})"
-            numbers.update(self.db.execute(q, chunk).fetchall())
-        for e, rowid in zip(out, rowids, strict=True):
-            e[4] = e[1] >> 32
-            e[1] = numbers[rowid]
-        return out
+    def search_texts(self) -> dict[int, str]:
+        """Body id -> its searchable text (what the site's search index holds)."""
+        return dict(self.db.execute("SELECT id, search FROM bodies").fetchall())
 
     def edit_keys(self, engine: str) -> set[str]:
         """The keys of the edits ``engine`` stored (reading a key costs far less than its edit)."""
