@@ -189,25 +189,22 @@ def plan_history_pages(
         if progress and done % 250 == 0:
             progress("history pages", done, total)
         items = sorted(items, key=lambda r: order[r[1]])
-        plan = [
-            (order[vid], number, title, body, idx.kids[vid].get(number or "", ()))
-            for _, vid, number, title, body in items
-        ]
+        runs = _runs(items, order, idx.kids)
         path = idx.paths[lin]
         latest = items[-1]
-        current = plan[-1][0] == newest
-        numbers = _numbers(plan, versions, current)
+        current = runs[-1][1] == newest
+        numbers = _numbers(runs, versions, current)
         listing.append(
             {
                 "path": path,
                 "number": latest[2],
                 "title": latest[3] or "",
-                "first": versions[plan[0][0]].label,
-                "last": versions[plan[-1][0]].label,
+                "first": versions[runs[0][0]].label,
+                "last": versions[runs[-1][1]].label,
                 "formerly": list(dict.fromkeys(n for n, _, _ in numbers if n not in (latest[2], "(unnumbered)"))),
             }
         )
-        gone = next((v for v in versions[plan[-1][0] + 1 :] if v.id in idx.complete), None)
+        gone = next((v for v in versions[runs[-1][1] + 1 :] if v.id in idx.complete), None)
         via, ended = link_texts(marks.get(lin, []))
         children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
         # What the page says, with no word of the newest release unless the rule changed in it (a rule in
@@ -227,7 +224,7 @@ def plan_history_pages(
                             diff_into.get(versions[a].id),
                             *rest,
                         ]
-                        for a, b, *rest in _runs(plan)
+                        for a, b, *rest in runs
                     ],
                     sorted(via.items()),
                     ended,
@@ -240,6 +237,10 @@ def plan_history_pages(
         ).hexdigest()
         if w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id)):
             continue
+        plan = [
+            (order[vid], number, title, body, idx.kids[vid].get(number or "", ()))
+            for _, vid, number, title, body in items
+        ]
         lineage = Lineage.of(plan, via, versions, idx.complete)
         block = steps.block_key(lineage)
         kept = steps.kept(block)
@@ -293,25 +294,34 @@ def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
     head, _, links = stamped.partition(" ")
     if head != key:
         return False
+    at, paths = idx.at, idx.paths
     try:
-        return all(idx.url(newest if vid is None else vid, number) == url for vid, number, url in json.loads(links))
-    except (ValueError, TypeError):  # a stamp damaged or from elsewhere: the page is made again
+        for vid, number, url in json.loads(links):  # idx.url written out: some 70,000 lookups a build
+            lin = at.get(newest if vid is None else vid, {}).get(number)
+            if (None if lin is None else "../" + paths[lin]) != url:
+                return False
+    except (ValueError, TypeError, AttributeError):  # a stamp damaged or from elsewhere: the page is made again
         return False
+    return True
 
 
-def _runs(plan: list[tuple[Any, ...]]) -> list[list[Any]]:
-    """``plan`` (release position, then what the page shows of the rule there) as runs of consecutive releases
-    that show the same: ``[first, last, ...]``. The key of a page says the same in a tenth of the words (a
-    rule is unchanged in most releases), and serialising the whole plan was most of a page's key."""
+def _runs(
+    items: list[Row], order: dict[int, int], kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
+) -> list[list[Any]]:
+    """A lineage's rules (``items``, in release order) as runs of consecutive releases that show the same:
+    ``[first, last, number, title, body id, subrules]`` (release positions by ``order``, subrules by
+    ``kids``). The key of a page says what its plan says in a tenth of the words (a rule is unchanged in
+    most releases), and serialising the whole plan was most of a page's key."""
     out: list[list[Any]] = []
-    same: tuple[Any, ...] = ()
-    for entry in plan:
-        k, rest = entry[0], entry[1:]
-        if out and k == out[-1][1] + 1 and rest == same:
-            out[-1][1] = k
+    run: list[Any] = [None, -2, None, None, None, None]  # no release follows it
+    for _, vid, number, title, body in items:
+        k = order[vid]
+        ks = kids[vid].get(number or "", ())
+        if k == run[1] + 1 and body == run[4] and number == run[2] and title == run[3] and ks == run[5]:
+            run[1] = k
         else:
-            out.append([k, k, *rest])
-            same = rest
+            run = [k, k, number, title, body, ks]
+            out.append(run)
     return out
 
 
@@ -332,15 +342,16 @@ def _unpack(page: PendingPage) -> list[Step] | None:
     return page.steps
 
 
-def _numbers(plan: list[Any], versions: list[VersionRow], current: bool) -> list[tuple[str, str, str | None]]:
-    """The numbers a rule went by, each with the first and last release it had it, None for "to today"."""
+def _numbers(runs: list[list[Any]], versions: list[VersionRow], current: bool) -> list[tuple[str, str, str | None]]:
+    """The numbers a rule went by (``runs``: see ``_runs``), each with the first and last release it had it,
+    None for "to today"."""
     out: list[tuple[str, str, str | None]] = []
-    for k, number, *_ in plan:
+    for first, last, number, *_ in runs:
         n = number or "(unnumbered)"
         if out and out[-1][0] == n:
-            out[-1] = (n, out[-1][1], versions[k].label)
+            out[-1] = (n, out[-1][1], versions[last].label)
         else:
-            out.append((n, versions[k].label, versions[k].label))
+            out.append((n, versions[first].label, versions[last].label))
     if current:
         out[-1] = (out[-1][0], out[-1][1], None)
     return out

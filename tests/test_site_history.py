@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,7 +13,12 @@ from rulediff.archive import Archive
 from rulediff.site import build_site
 from rulediff.site_history import _runs
 
-_entry = st.tuples(st.sampled_from(["702.15", "702.16", None]), st.sampled_from(["Lifelink", None]), st.integers(1, 3))
+_entry = st.tuples(
+    st.sampled_from(["702.15", "702.16", None]),
+    st.sampled_from(["Lifelink", None]),
+    st.integers(1, 3),
+    st.sampled_from([(), (("702.15a", 4),), (("702.15a", 5),), (("702.15a", 4), ("702.15b", 6))]),
+)
 
 
 @st.composite
@@ -22,15 +28,22 @@ def plans(draw: st.DrawFn) -> list[tuple[object, ...]]:
     gaps = draw(st.lists(st.integers(1, 3), max_size=40))
     shown = draw(st.lists(_entry, min_size=len(gaps), max_size=len(gaps)))
     out, k = [], -1
-    for gap, (number, title, body) in zip(gaps, shown, strict=True):
+    for gap, (number, title, body, subrules) in zip(gaps, shown, strict=True):
         k += gap
-        out.append((k, number, title, body, ((f"{number}a", body),) if number else ()))
+        out.append((k, number, title, body, subrules if number else ()))
     return out
 
 
+def _runs_of(plan: list[tuple[Any, ...]]) -> list[list[Any]]:
+    """``_runs`` of a plan given as (release position, number, title, body, subrules), one release a rule."""
+    items = [(1, 100 + k, number, title, body) for k, number, title, body, _ in plan]
+    kids = {100 + k: {number or "": ks} for k, number, _, _, ks in plan}
+    return _runs(items, {100 + k: k for k, *_ in plan}, kids)
+
+
 @given(plans())
-def test_runs_say_the_whole_plan_and_nothing_else(plan: list[tuple[object, ...]]) -> None:
-    runs = _runs(plan)
+def test_runs_say_the_whole_plan_and_nothing_else(plan: list[tuple[Any, ...]]) -> None:
+    runs = _runs_of(plan)
     back = [(k, *rest) for first, last, *rest in runs for k in range(first, last + 1)]
     assert back == plan  # two plans with one key would be one page for two histories
     # and runs are as long as they can be: no two neighbours could have been one
@@ -39,7 +52,7 @@ def test_runs_say_the_whole_plan_and_nothing_else(plan: list[tuple[object, ...]]
 
 def test_an_unchanged_rule_is_one_run_however_many_releases() -> None:
     plan = [(k, "702.15", "Lifelink", 7, ()) for k in range(10, 130)]
-    assert _runs(plan) == [[10, 129, "702.15", "Lifelink", 7, ()]]
+    assert _runs_of(plan) == [[10, 129, "702.15", "Lifelink", 7, ()]]
 
 
 # Three releases cut from a parser fixture: the effective date changed, and rules added, dropped or renumbered.
