@@ -22,7 +22,7 @@ from .site_history import RuleIndex, _num_key, plan_history_pages, write_history
 from .site_parts import StoredEdits, StoredParts, part_key
 from .site_steps import StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
-from .templating import asset, environment
+from .templating import asset, environment, made_by
 from .workers import pool as worker_pool
 
 Progress = Callable[[str, int, int], None]
@@ -148,10 +148,11 @@ def _build(
 
 
 def _page_key(p: Page, digests: dict[int, str], nav: dict[str, Any], fixed: dict[str, str]) -> str:
-    """What a diff page is built from: the two releases, where their rule numbers link, its neighbours, and
-    the pair's hand corrections (none for almost every page, which keeps their keys as they were)."""
+    """What a diff page is built from: the code and templates, the two releases, where their rule numbers
+    link, its neighbours, and the pair's hand corrections (none for almost every page, which keeps their
+    keys as they were)."""
     around = json.dumps(nav.get(p.path, {}), sort_keys=True)
-    key = f"{__version__}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
+    key = f"{__version__}:{made_by()}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
     return key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")
 
 

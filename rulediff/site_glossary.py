@@ -14,6 +14,7 @@ from .archive import Archive, VersionRow
 from .site_history import RuleIndex, file_slug, links_hold
 from .site_parts import StoredEdits, StoredParts, fill, glossary_step
 from .site_steps import Lookup
+from .templating import made_by
 from .terms import term_key
 from .timeline import stretches
 
@@ -92,11 +93,13 @@ def write_glossary_pages(
         key_hash = hashlib.sha1(
             json.dumps(
                 [
+                    made_by(),  # the code and templates that make it
                     path,
                     [
                         [
                             versions[a].id,
                             versions[a].label,
+                            None if b == newest else versions[b].id,  # (lookups name releases by id)
                             None if b == newest else versions[b].label,
                             diff_into.get(versions[a].id),
                             *seen[a],

@@ -18,7 +18,8 @@ from markupsafe import Markup
 from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
-from .site_steps import Lineage, Step, StepMaker, code_digest
+from .site_steps import Lineage, Step, StepMaker
+from .templating import made_by
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -213,13 +214,14 @@ def plan_history_pages(
         key = hashlib.sha1(
             json.dumps(
                 [
-                    code_digest(),
+                    made_by(),  # the code and templates that make it
                     lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
                     path,
                     [
                         [
                             versions[a].id,
                             versions[a].label,
+                            None if b == newest else versions[b].id,  # (lookups name releases by id)
                             None if b == newest else versions[b].label,
                             diff_into.get(versions[a].id),
                             *rest,
@@ -297,7 +299,10 @@ def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
     at, paths = idx.at, idx.paths
     try:
         for vid, number, url in json.loads(links):  # idx.url written out: some 70,000 lookups a build
-            lin = at.get(newest if vid is None else vid, {}).get(number)
+            book = at.get(newest if vid is None else vid)
+            if book is None:  # a release no longer archived
+                return False
+            lin = book.get(number)
             if (None if lin is None else "../" + paths[lin]) != url:
                 return False
     except (ValueError, TypeError, AttributeError):  # a stamp damaged or from elsewhere: the page is made again

@@ -67,7 +67,7 @@ _CODE = ("site_steps.py", "site_history.py")
 
 
 @functools.cache
-def code_digest() -> str:
+def _code() -> str:
     return sources_digest(_CODE)[:16]
 
 
@@ -103,7 +103,7 @@ class StepMaker:
             ]
             for r, (a, b) in enumerate(lin.runs)
         ]
-        return part_key("block", [code_digest(), plan[0][0] > 0, json.dumps(runs)])
+        return part_key("block", [_code(), plan[0][0] > 0, json.dumps(runs)])
 
     def work_out(self, lin: Lineage) -> list[Step]:
         """The page's steps from the lineage's texts, each rendered or read back (see site_parts)."""

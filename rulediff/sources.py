@@ -19,3 +19,14 @@ def sources_digest(names: Iterable[str], seed: str = "") -> str:
         path = _PACKAGE / name
         h.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
     return h.hexdigest()
+
+
+def package_digest(extra: Path | None = None) -> str:
+    """The sha256 (hex) of every module of the package and of every file in the folder ``extra`` (the
+    templates): what a page the site keeps was made by, so that other code or templates make it again."""
+    seed = hashlib.sha256()
+    if extra is not None:
+        for path in sorted(p for p in extra.rglob("*") if p.is_file()):
+            seed.update(path.relative_to(extra).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    names = sorted(p.relative_to(_PACKAGE).as_posix() for p in _PACKAGE.rglob("*.py"))
+    return sources_digest(names, seed=seed.hexdigest())

@@ -8,6 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .sources import package_digest
+
 if TYPE_CHECKING:
     import jinja2
 
@@ -25,6 +27,12 @@ def shipped(name: str, marker: str) -> Path:
 
 def template_dir() -> Path:
     return shipped("templates", "diff.html.j2")
+
+
+@lru_cache(maxsize=1)
+def made_by() -> str:
+    """Names the code and templates that make the site's pages: in every page's key (see sources.py)."""
+    return package_digest(template_dir())[:16]
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_~\[\]<>#|])")

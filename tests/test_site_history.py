@@ -6,6 +6,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,13 +60,13 @@ def test_an_unchanged_rule_is_one_run_however_many_releases() -> None:
 _BASE = Path(__file__).resolve().parent / "fixtures" / "parsers" / "official-text" / "lf-only" / "input.txt"
 
 
-def _release(folder: Path, date: tuple[str, str], edits: list[tuple[str, str]]) -> Path:
+def _release(folder: Path, date: tuple[str, str], edits: list[tuple[str, str]], name: str | None = None) -> Path:
     text = _BASE.read_text("utf-8").replace("July 18, 2014", date[0], 1)
     text = text.replace("See rule 207.2c.", "See rule 100.5.", 1)  # a glossary term names a rule that moves
     for old, new in edits:
         assert old in text
         text = text.replace(old, new, 1)
-    path = folder / f"cr-{date[1]}.txt"
+    path = folder / (name or f"cr-{date[1]}.txt")
     path.write_text(text, "utf-8")
     return path
 
@@ -122,3 +123,101 @@ def test_a_kept_page_whose_references_move_is_made_again(tmp_path: Path) -> None
     assert "100.2a" in (kept / "100.4.html").read_text("utf-8")
     assert "See rule 100.5." in term.read_text("utf-8")  # the newest release has no 100.5 to link to
     assert _tree(tmp_path / "kept") == _tree(tmp_path / "fresh")
+
+
+def _as_fresh(arc: Archive, kept: Path, fresh: Path) -> None:
+    """The site in ``kept`` equals one built at once into ``fresh`` (no rendered steps reused)."""
+    arc.db.execute("DELETE FROM site_parts")
+    build_site(arc, fresh)
+    assert _tree(kept) == _tree(fresh)
+
+
+_NINE = (
+    "in their area.",
+    "in their area.\n\n100.9. Each player starts with twenty life unless a variant says otherwise.",
+)
+
+
+def test_a_glossary_page_whose_last_release_is_replaced_is_made_again(tmp_path: Path) -> None:
+    """A term's last run ends in the second release (the third drops it); that release is removed and a
+    corrected file of the same date (the same label, another release) added, which has the rule the term
+    names: the reference becomes a link. (Found by a review: the key named where a run ends by label only.)"""
+    see = ("See rule 100.5.", "See rule 100.9.")
+    drop = (
+        "Ability Word\nAn italicized word with no rules meaning that ties together abilities on different cards"
+        " that have similar functionality. See rule 100.5.\n",
+        "",
+    )
+    first = _release(tmp_path, ("July 18, 2014", "20140718"), [see])
+    second = _release(tmp_path, ("September 26, 2014", "20140926"), [see])
+    fixed = _release(tmp_path, ("September 26, 2014", "20140926"), [see, _NINE], name="cr-20140926-fixed.txt")
+    third = _release(tmp_path, ("January 23, 2015", "20150123"), [drop, _NINE])
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in (first, second, third):
+            arc.add_file(f)
+        build_site(arc, tmp_path / "kept")
+        term = tmp_path / "kept" / "glossary" / "ability-word.html"
+        assert "See rule 100.9." in term.read_text("utf-8") and "gone from 2015-01-23" in term.read_text("utf-8")
+        arc.remove("2014-09-26")
+        arc.add_file(fixed)
+        build_site(arc, tmp_path / "kept")
+        assert 'See rule <a class="ref" href="../rules/100.9.html">100.9</a>.' in term.read_text("utf-8")
+        _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
+
+
+def test_a_rule_page_whose_last_release_changes_label_is_made_again(tmp_path: Path) -> None:
+    """Three files of one date, labelled in the order archived: 2014-09-26, (re-release 2), (re-release 3).
+    Removing (re-release 2) and adding its file again makes it (re-release 3), and the old (re-release 3)
+    (re-release 2): the label 100.7's run ends at now names another release, the one that has the 100.9
+    100.7 names. (Found by a review: the key named where a run ends by label only.)"""
+    rule = ("in their area.", "in their area.\n\n100.7. Any deck may be shuffled before play. See rule 100.9.")
+    both = (rule[0], rule[1] + "\n\n" + _NINE[1].split("\n\n", 1)[1])
+    day = ("September 26, 2014", "20140926")
+    one = _release(tmp_path, day, [rule], name="cr-20140926.txt")
+    two = _release(tmp_path, day, [both, ("no maximum deck size", "no largest deck size")], name="cr-20140926-b.txt")
+    three = _release(tmp_path, day, [rule, ("100.6b Players", "100.6b Each of the players")], name="cr-20140926-c.txt")
+    later = _release(tmp_path, ("January 23, 2015", "20150123"), [])
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in (one, two, three, later):
+            arc.add_file(f)
+        build_site(arc, tmp_path / "kept")
+        page = tmp_path / "kept" / "rules" / "100.7.html"
+        assert "See rule 100.9." in page.read_text("utf-8")
+        arc.remove("2014-09-26 (re-release 2)")
+        arc.add_file(two)
+        assert [v.label for v in arc.versions()][-2] == "2014-09-26 (re-release 3)"
+        build_site(arc, tmp_path / "kept")
+        assert 'See rule <a class="ref" href="../rules/100.9.html">100.9</a>.' in page.read_text("utf-8")
+        _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
+
+
+def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page's key names the code and templates that make it: a rebuild with nothing new looks at
+    no page again, and the same rebuild by other code (or templates) renders every page again."""
+    from rulediff import site, site_glossary, site_history
+    from rulediff.sources import package_digest
+
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "a.j2").write_text("one", "utf-8")
+    before = package_digest(folder)
+    (folder / "a.j2").write_text("two", "utf-8")
+    assert package_digest(folder) != before
+    (folder / "b.j2").write_text("", "utf-8")
+    assert len({before, package_digest(folder), package_digest(None)}) == 3
+
+    releases = [
+        _release(tmp_path, ("July 18, 2014", "20140718"), []),
+        _release(tmp_path, ("September 26, 2014", "20140926"), [("no maximum deck", "no largest deck")]),
+    ]
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in releases:
+            arc.add_file(f)
+        first = build_site(arc, tmp_path / "out")
+        again = build_site(arc, tmp_path / "out")
+        assert again["written"] == 0 and again["unchanged"] < 10
+        for module in (site, site_glossary, site_history):
+            monkeypatch.setattr(module, "made_by", lambda: "other code")
+        other = build_site(arc, tmp_path / "out")
+    # every page rendered again (to the same bytes); only the stamp, its keys new, is written
+    assert other["written"] == 1 and other["unchanged"] == first["written"] - 1
