@@ -95,8 +95,9 @@ class RuleIndex:
         heads: dict[int, dict[str, list[str]]] = {v.id: {} for v in versions}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
+        alike = arc.bodies_read_alike()
         for n, row in enumerate(rows):
-            lin, vid, number, _, body = row
+            lin, vid, number, title, body = row
             k = order[vid]
             span = spans.get((body, lin))
             if span is None:
@@ -105,6 +106,11 @@ class RuleIndex:
                 span[1:] = k, number, n
             elif k < span[0]:
                 span[0] = k
+            # A page shows a body's text and examples: bodies that read alike are one to it.
+            shown = alike.get(body)
+            if shown is not None:
+                body = shown
+                row = (lin, vid, number, title, body)
             same = by_lineage.get(lin)
             if same is None:
                 by_lineage[lin] = [row]

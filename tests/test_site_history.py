@@ -221,3 +221,35 @@ def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeyp
         other = build_site(arc, tmp_path / "out")
     # every page rendered again (to the same bytes); only the stamp, its keys new, is written
     assert other["written"] == 1 and other["unchanged"] == first["written"] - 1
+
+
+def test_a_rule_whose_examples_only_moved_down_the_file_keeps_its_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body keeps the line of each of its examples, so a rule with an example is a new body whenever a
+    line before it moves: to its page it is the same rule, and its page is not made again."""
+    from rulediff.sitewriter import SiteWriter
+
+    example = (
+        "100.6b Players can use",
+        "Example: A match of three games ends when one wins two.\n\n100.6b Players can use",
+    )
+    earlier = ("no maximum deck size.", "no maximum deck size.\n\n100.5a A deck may hold any number of cards.")
+    first = _release(tmp_path, ("July 18, 2014", "20140718"), [example])
+    second = _release(tmp_path, ("September 26, 2014", "20140926"), [example, earlier])
+    rendered: list[str] = []
+    write = SiteWriter.write
+    monkeypatch.setattr(SiteWriter, "write", lambda w, rel, *a: (rendered.append(rel), write(w, rel, *a))[1])
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(first)
+        build_site(arc, tmp_path / "kept")
+        assert "A match of three games" in (tmp_path / "kept" / "rules" / "100.6.html").read_text("utf-8")
+        arc.add_file(second)
+        docs = [arc.document(v.label) for v in arc.versions()]
+        lines = [next(r for r in d.rules if str(r.number) == "100.6a").examples[0].line for d in docs]
+        assert lines[1] == lines[0] + 2  # the example moved down two lines: the body is another
+        assert len(arc.bodies_read_alike()) == 1
+        rendered.clear()
+        build_site(arc, tmp_path / "kept")
+        assert "rules/100.5.html" in rendered and "rules/100.6.html" not in rendered
+        _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")

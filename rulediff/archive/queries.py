@@ -69,6 +69,22 @@ class QueryingArchive(AligningArchive):
             )
         ]
 
+    def bodies_read_alike(self) -> dict[int, int]:
+        """Body id -> the first body that reads the same (its text and example texts), for the bodies that
+        are not themselves the first. A body keeps the line of each of its examples, so a rule with examples
+        is stored again in every release in which a line before it moved: 19,785 bodies with examples in
+        the official releases read 1,910 ways."""
+        first: dict[tuple[str, tuple[str, ...]], int] = {}
+        out: dict[int, int] = {}
+        for body, text, examples in self.db.execute(
+            "SELECT id, text, examples FROM bodies WHERE examples IS NOT NULL ORDER BY id"
+        ):
+            shown = (text, tuple(e[0] for e in json.loads(examples)))
+            same = first.setdefault(shown, body)
+            if same != body:
+                out[body] = same
+        return out
+
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
         want = sorted(set(ids))
