@@ -151,9 +151,10 @@ class RuleIndex:
         version is rebuilt when (and only when) one of those addresses moves. Worked out once."""
         if self.digested is None:
             paths = self.paths
+            # A line per number (numbers and addresses hold no tab or line break): half the time of JSON.
             self.digested = {
                 v.id: hashlib.sha1(
-                    json.dumps(sorted([(n, paths[lin]) for n, lin in self.at.get(v.id, {}).items()])).encode("utf-8")
+                    "\n".join([f"{n}\t{paths[lin]}" for n, lin in sorted(self.at.get(v.id, {}).items())]).encode()
                 ).hexdigest()
                 for v in self.versions
             }
