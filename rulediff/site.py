@@ -3,6 +3,8 @@ per bridge between partial dumps), one history page per rule lineage, and an off
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import re
@@ -18,9 +20,9 @@ from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, _num_key, links_hold, plan_history_pages, write_history_pages
 from .site_parts import StoredEdits, StoredParts, part_key
-from .site_steps import StepMaker
+from .site_steps import Lookup, StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
 from .templating import asset, environment, made_by
 from .workers import pool as worker_pool
@@ -76,11 +78,16 @@ def _build(
 
     idx = RuleIndex.build(arc, versions)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
-    digests = idx.digests()
     nav = _neighbours(pages)
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
     fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
-    todo = [p for p in pages if not w.fresh(p.path, _page_key(p, digests, nav, fixed))]
+    # As a history page's: the key says what the page is made from, and the stamp adds the rule pages it
+    # linked to by number, looked up again (a rule renumbered in a new release moves its page, and every
+    # diff page linking to it must follow; the others are not rendered again).
+    newest = versions[-1].id if versions else 0
+    todo = [
+        p for p in pages if not w.fresh_if(p.path, functools.partial(links_hold, _page_key(p, nav, fixed), idx, newest))
+    ]
     # Diff pages render in two worker processes while this one works out the glossary and history pages;
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
@@ -106,8 +113,9 @@ def _build(
         lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, (wrote, counts) in zip(chunk, job.result(), strict=True):
-                w.record(p.path, _page_key(p, digests, nav, fixed), wrote)
+            for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
+                links = json.dumps(lookups, separators=(",", ":"))
+                w.record(p.path, f"{_page_key(p, nav, fixed)} {links}", wrote)
                 if counts is not None:
                     p.summary = counts
                     parts.put(uncounted[p.path], json.dumps(counts))
@@ -147,13 +155,13 @@ def _build(
     }
 
 
-def _page_key(p: Page, digests: dict[int, str], nav: dict[str, Any], fixed: dict[str, str]) -> str:
-    """What a diff page is built from: the code and templates, the two releases, where their rule numbers
-    link, its neighbours, and the pair's hand corrections (none for almost every page, which keeps their
-    keys as they were)."""
+def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:
+    """What a diff page is built from: the code and templates, the two releases, its neighbours, and the
+    pair's hand corrections (none for almost every page, which keeps their keys as they were); where its
+    rule numbers link is in its stamp (see ``links_hold``). A digest: a stamp is its key, a space, its links."""
     around = json.dumps(nav.get(p.path, {}), sort_keys=True)
-    key = f"{__version__}:{made_by()}:{p.old.sha256}:{p.new.sha256}:{digests[p.old.id]}:{digests[p.new.id]}:{around}"
-    return key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")
+    key = f"{__version__}:{made_by()}:{p.old.sha256}:{p.new.sha256}:{p.old.id}:{p.new.id}:{around}"
+    return hashlib.sha1((key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")).encode()).hexdigest()
 
 
 _NAV = {
@@ -191,9 +199,10 @@ def _render_pages(
     root: str,
     pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
     addresses: dict[int, dict[str, str]],
-) -> list[tuple[bool, dict[str, int] | None]]:
-    """Worker: render diff pages from the archive (read only) and write them; whether each changed, and the
-    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand)."""
+) -> list[tuple[bool, dict[str, int] | None, list[Lookup]]]:
+    """Worker: render diff pages from the archive (read only) and write them; whether each changed, the
+    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
+    the rule pages each linked to by number (release, number, address)."""
     checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
@@ -216,17 +225,21 @@ def _render_page(
     count: bool,
     addresses: dict[int, dict[str, str]],
     checked: dict[str, Path],
-) -> tuple[bool, dict[str, int] | None]:
+) -> tuple[bool, dict[str, int] | None, list[Lookup]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
     al = arc.alignment(f"#{a}", f"#{b}")
+    made: dict[Lookup, None] = {}
 
     def rule_history(number: str, new_side: bool) -> str | None:
-        path = addresses[b if new_side else a].get(number)
-        return "../" + path if path else None
+        vid = b if new_side else a
+        path = addresses[vid].get(number)
+        url = "../" + path if path else None
+        made[(vid, number, url)] = None
+        return url
 
     site = {**_NAV, **nav, "rule_history": rule_history}
     wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
-    return wrote, al.summary() if count else None
+    return wrote, al.summary() if count else None, list(made)
 
 
 def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:

@@ -82,7 +82,6 @@ class RuleIndex:
     # (body id, lineage) -> [first and last version position it is in, its number in the last, and which row
     # that is (the first stored there)]: what the search index is made of
     spans: dict[tuple[int, int], list[Any]]
-    digested: dict[int, str] | None = None
 
     @classmethod
     def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
@@ -145,20 +144,6 @@ class RuleIndex:
     def url(self, vid: int, number: str, up: str = "../") -> str | None:
         lin = self.lineage_at(vid, number)
         return up + self.paths[lin] if lin is not None else None
-
-    def digests(self) -> dict[int, str]:
-        """Per version, a digest of where each of its numbers links: a page that links by number into a
-        version is rebuilt when (and only when) one of those addresses moves. Worked out once."""
-        if self.digested is None:
-            paths = self.paths
-            # A line per number (numbers and addresses hold no tab or line break): half the time of JSON.
-            self.digested = {
-                v.id: hashlib.sha1(
-                    "\n".join([f"{n}\t{paths[lin]}" for n, lin in sorted(self.at.get(v.id, {}).items())]).encode()
-                ).hexdigest()
-                for v in self.versions
-            }
-        return self.digested
 
 
 @dataclass(slots=True)

@@ -253,3 +253,43 @@ def test_a_rule_whose_examples_only_moved_down_the_file_keeps_its_page(
         build_site(arc, tmp_path / "kept")
         assert "rules/100.5.html" in rendered and "rules/100.6.html" not in rendered
         _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
+
+
+def test_a_diff_page_follows_a_rule_page_that_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A diff page links each rule it shows to the rule's page. The second release edits 100.5; the fifth
+    renumbers it to 100.8, so its page moves to rules/100.8.html: the first pair's page links there once the
+    fifth is added, and the second pair's page (100.6a edited) is not rendered again."""
+    from rulediff.sitewriter import SiteWriter
+
+    edited = ("no maximum deck size.", "no largest deck size.")
+    other = ("100.6b Players can use", "100.6b Each player can use")
+    text = _BASE.read_text("utf-8")
+    tail = text[text.index("100.6b") : text.index("\n", text.index("100.6b"))]
+    moved = [
+        ("100.5. There is no maximum deck size.\n", ""),
+        (tail, tail + "\n\n100.8. There is no largest deck size."),
+    ]
+    another = ("100.6a Tournaments usually", "100.6a Tournaments often")
+    releases = [
+        _release(tmp_path, ("July 18, 2014", "20140718"), []),
+        _release(tmp_path, ("September 26, 2014", "20140926"), [edited]),
+        _release(tmp_path, ("January 23, 2015", "20150123"), [edited, another]),
+        _release(tmp_path, ("March 27, 2015", "20150327"), [edited, another, other]),
+        _release(tmp_path, ("May 1, 2015", "20150501"), [another, *moved, other]),
+    ]
+    rendered: list[str] = []
+    record = SiteWriter.record
+    monkeypatch.setattr(SiteWriter, "record", lambda w, rel, *a: (rendered.append(rel), record(w, rel, *a))[1])
+    first = tmp_path / "kept" / "diff" / "2014-07-18--2014-09-26.html"
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in releases[:4]:
+            arc.add_file(f)
+        build_site(arc, tmp_path / "kept")
+        assert 'class="history" href="../rules/100.5.html"' in first.read_text("utf-8")
+        arc.add_file(releases[4])
+        rendered.clear()
+        build_site(arc, tmp_path / "kept")
+        assert "diff/2014-07-18--2014-09-26.html" in rendered
+        assert "diff/2014-09-26--2015-01-23.html" not in rendered
+        assert 'class="history" href="../rules/100.8.html"' in first.read_text("utf-8")
+        _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
