@@ -91,12 +91,13 @@ def _build(
     # Diff pages render in two worker processes while this one works out the glossary and history pages;
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
-    # a few runs a worker, so the two workers balance.
+    # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
+    # second one's start would take the core this process works on, for less than it saves.
     size = max(4, -(-len(todo) // 6))
     chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
-    with worker_pool(max(1, min(2, len(chunks))), spawn=True) as pool:
+    with worker_pool(1 if len(todo) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
         jobs = [
             pool.submit(
                 _render_pages,
@@ -163,6 +164,10 @@ def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:
     key = f"{__version__}:{made_by()}:{p.old.sha256}:{p.new.sha256}:{p.old.id}:{p.new.id}:{around}"
     return hashlib.sha1((key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")).encode()).hexdigest()
 
+
+# Diff pages one worker renders while this process makes the rest of the site (adding a release renders
+# the new pair's page, its neighbour's and those whose links to a renumbered rule move: about five).
+FEW_DIFF_PAGES = 8
 
 _NAV = {
     "index": "../index.html",
