@@ -186,18 +186,28 @@ def _body(out: list[str], s: Stretch) -> str:
 
 
 class StoredParts:
-    """Steps rendered by earlier builds (read on first use) and the ones this build renders (saved after)."""
+    """Steps rendered by earlier builds and the ones this build renders (saved after). The first few asked
+    for are read one by one (a build after adding a release asks for a few hundred, of some 36,000); past
+    ``ONE_BY_ONE``, all are read at once."""
+
+    ONE_BY_ONE = 2000
 
     def __init__(self, arc: Archive) -> None:
         self.arc = arc
         self.engine = part_engine()
         self.known: dict[str, bytes] | None = None
+        self.asked = 0
         self.new: dict[str, bytes] = {}
 
     def get(self, key: str) -> str | None:
-        if self.known is None:
-            self.known = self.arc.site_parts(self.engine)
-        data = self.known.get(key) or self.new.get(key)
+        data = self.new.get(key)
+        if data is None and self.known is None and self.asked < self.ONE_BY_ONE:
+            self.asked += 1
+            data = self.arc.site_part(key, self.engine)
+        elif data is None:
+            if self.known is None:
+                self.known = self.arc.site_parts(self.engine)
+            data = self.known.get(key)
         return zlib.decompress(data).decode() if data is not None else None
 
     def put(self, key: str, part: str) -> None:

@@ -166,3 +166,20 @@ def test_references_never_overlap_so_every_text_can_be_holed(text: str) -> None:
     refs = find_references(text)
     assert all(a.end <= b.start for a, b in zip(refs, refs[1:], strict=False))
     assert fill(holed(text), _url) == linker(_url)(text)
+
+
+def test_stored_steps_read_one_by_one_then_all_at_once(tmp_path: Any) -> None:
+    """The first steps asked for are read one by one, the rest after reading them all: the same steps."""
+    from rulediff.archive import Archive
+    from rulediff.site_parts import StoredParts
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        first = StoredParts(arc)
+        for k in range(6):
+            first.put(f"k{k}", f"step {k}")
+        first.save()
+        later = StoredParts(arc)
+        later.ONE_BY_ONE = 3
+        got = [later.get(f"k{k}") for k in (5, 0, 9, 1, 2, 3, 4)]
+        assert got == ["step 5", "step 0", None, "step 1", "step 2", "step 3", "step 4"]
+        assert later.known is not None and later.asked == 3  # the fourth question read them all

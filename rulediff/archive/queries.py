@@ -134,6 +134,11 @@ class QueryingArchive(AligningArchive):
         """The rendered steps of history and glossary pages ``engine`` stored, compressed, by key."""
         return dict(self.db.execute("SELECT key, data FROM site_parts WHERE engine = ?", (engine,)).fetchall())
 
+    def site_part(self, key: str, engine: str) -> bytes | None:
+        """One rendered step of ``site_parts``, or None."""
+        row = self.db.execute("SELECT data FROM site_parts WHERE key = ? AND engine = ?", (key, engine)).fetchone()
+        return bytes(row[0]) if row is not None else None
+
     def store_site_parts(self, engine: str, parts: dict[str, bytes]) -> None:
         self._store_cache("site_parts", engine, parts)
 
