@@ -69,6 +69,7 @@ class RuleIndex:
 
     versions: list[VersionRow]
     order: dict[int, int]
+    # lineage -> its rows, each body the first that reads alike (see Archive.bodies_read_alike)
     by_lineage: dict[int, list[Row]]
     # version id -> number -> lineage: where a reference in that version's text points
     at: dict[int, dict[str, int]]
@@ -170,8 +171,9 @@ def plan_history_pages(
 ) -> tuple[list[dict[str, Any]], list[PendingPage]]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
     each step rendered or read back as rendered before: the costly part, done while the diff pages
-    render). A page's key is built from body ids (and the addresses it links to), so an unchanged
-    lineage costs no text at all, and a lineage whose runs of releases read as before costs none either."""
+    render). A page's key is built from body ids (bodies that read alike as one) and its stamp names the
+    addresses its texts link to, so an unchanged lineage costs no text at all, and a lineage whose runs of
+    releases read as before costs none either."""
     versions, order = idx.versions, idx.order
     newest = len(versions) - 1
     marks = arc.all_link_marks()
