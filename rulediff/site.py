@@ -20,7 +20,7 @@ from .archive.codec import engine_version
 from .changes import reader_changes
 from .report import to_html
 from .site_glossary import write_glossary_pages
-from .site_history import RuleIndex, _num_key, links_hold, plan_history_pages, write_history_pages
+from .site_history import RuleIndex, _num_key, links_hold, plan_history_pages, stamp, write_history_pages
 from .site_parts import StoredEdits, StoredParts, part_key
 from .site_steps import Lookup, StepMaker
 from .sitewriter import SiteWriter, prepare_folder, write_if_changed
@@ -115,8 +115,7 @@ def _build(
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
-                links = json.dumps(lookups, separators=(",", ":"))
-                w.record(p.path, f"{_page_key(p, nav, fixed)} {links}", wrote)
+                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote)
                 if counts is not None:
                     p.summary = counts
                     parts.put(uncounted[p.path], json.dumps(counts))

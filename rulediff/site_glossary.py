@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .archive import Archive, VersionRow
-from .site_history import RuleIndex, file_slug, links_hold
+from .site_history import RuleIndex, file_slug, links_hold, run_key, stamp
 from .site_parts import StoredEdits, StoredParts, fill, glossary_step
 from .site_steps import Lookup
 from .templating import made_by
@@ -95,17 +95,7 @@ def write_glossary_pages(
                 [
                     made_by(),  # the code and templates that make it
                     path,
-                    [
-                        [
-                            versions[a].id,
-                            versions[a].label,
-                            None if b == newest else versions[b].id,  # (lookups name releases by id)
-                            None if b == newest else versions[b].label,
-                            diff_into.get(versions[a].id),
-                            *seen[a],
-                        ]
-                        for a, b in runs
-                    ],
+                    [[*run_key(versions, diff_into, a, b), *seen[a]] for a, b in runs],
                     gone.label if gone is not None else None,
                 ]
             ).encode()
@@ -125,7 +115,7 @@ def write_glossary_pages(
         w.write(
             path,
             template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
-            f"{key_hash} {json.dumps(list(made), separators=(',', ':'))}",
+            stamp(key_hash, made),
         )
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))

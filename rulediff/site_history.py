@@ -9,7 +9,7 @@ import json
 import pickle
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from markupsafe import Markup
 from .archive import Archive, VersionRow
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
-from .site_steps import Lineage, Step, StepMaker
+from .site_steps import Lineage, Lookup, Step, StepMaker
 from .templating import made_by
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
@@ -175,7 +175,6 @@ def plan_history_pages(
     addresses its texts link to, so an unchanged lineage costs no text at all, and a lineage whose runs of
     releases read as before costs none either."""
     versions, order = idx.versions, idx.order
-    newest = len(versions) - 1
     marks = arc.all_link_marks()
     pending: list[PendingPage] = []
     listing: list[dict[str, Any]] = []
@@ -187,8 +186,7 @@ def plan_history_pages(
         runs = _runs(items, order, idx.kids)
         path = idx.paths[lin]
         latest = items[-1]
-        current = runs[-1][1] == newest
-        numbers = _numbers(runs, versions, current)
+        numbers = _numbers(runs, versions)
         listing.append(
             {
                 "path": path,
@@ -211,17 +209,7 @@ def plan_history_pages(
                     made_by(),  # the code and templates that make it
                     lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
                     path,
-                    [
-                        [
-                            versions[a].id,
-                            versions[a].label,
-                            None if b == newest else versions[b].id,  # (lookups name releases by id)
-                            None if b == newest else versions[b].label,
-                            diff_into.get(versions[a].id),
-                            *rest,
-                        ]
-                        for a, b, *rest in runs
-                    ],
+                    [[*run_key(versions, diff_into, a, b), *rest] for a, b, *rest in runs],
                     sorted(via.items()),
                     ended,
                     numbers,
@@ -279,9 +267,29 @@ def write_history_pages(
             steps.keep(page.block, kept)
         else:
             html, lookups = done
-        links = json.dumps(list(dict.fromkeys(lookups)), separators=(",", ":"))
-        w.write(page.path, template.render(steps=[Markup(html)], **page.context), f"{page.key} {links}")
+        w.write(page.path, template.render(steps=[Markup(html)], **page.context), stamp(page.key, lookups))
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
+
+
+def run_key(versions: list[VersionRow], diff_into: dict[int, str], a: int, b: int) -> list[Any]:
+    """What a page says of a run of releases ``a`` .. ``b`` (positions) besides what it shows there: where it
+    starts (release id and label, and the diff page into it) and where it ends (id and label; None for a
+    run that reaches the newest release, which the page calls "today"). Ids as well as labels: a label can
+    move to another release, and the lookups a stamp names are by id."""
+    end = b != len(versions) - 1
+    return [
+        versions[a].id,
+        versions[a].label,
+        versions[b].id if end else None,
+        versions[b].label if end else None,
+        diff_into.get(versions[a].id),
+    ]
+
+
+def stamp(key: str, lookups: Iterable[Lookup]) -> str:
+    """What a page is stamped with: its key, then the lookups it made by number, each once (see
+    ``links_hold``)."""
+    return f"{key} {json.dumps(list(dict.fromkeys(lookups)), separators=(',', ':'))}"
 
 
 def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
@@ -341,9 +349,9 @@ def _unpack(page: PendingPage) -> list[Step] | None:
     return page.steps
 
 
-def _numbers(runs: list[list[Any]], versions: list[VersionRow], current: bool) -> list[tuple[str, str, str | None]]:
+def _numbers(runs: list[list[Any]], versions: list[VersionRow]) -> list[tuple[str, str, str | None]]:
     """The numbers a rule went by (``runs``: see ``_runs``), each with the first and last release it had it,
-    None for "to today"."""
+    None for "to today" (a rule in the newest release)."""
     out: list[tuple[str, str, str | None]] = []
     for first, last, number, *_ in runs:
         n = number or "(unnumbered)"
@@ -351,7 +359,7 @@ def _numbers(runs: list[list[Any]], versions: list[VersionRow], current: bool) -
             out[-1] = (n, out[-1][1], versions[last].label)
         else:
             out.append((n, versions[first].label, versions[last].label))
-    if current:
+    if runs[-1][1] == len(versions) - 1:
         out[-1] = (out[-1][0], out[-1][1], None)
     return out
 

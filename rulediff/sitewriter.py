@@ -183,10 +183,6 @@ class SiteWriter:
             return {}
         return {k: v for k, v in data.items() if safe_relative(k) == k and k != STAMP and isinstance(v, str)}
 
-    def fresh(self, rel: str, key: str) -> bool:
-        """Is ``rel`` already built from exactly ``key``?"""
-        return self.fresh_if(rel, key.__eq__)
-
     def fresh_if(self, rel: str, holds: Callable[[str], bool]) -> bool:
         """Is ``rel`` already built, from a key ``holds`` accepts (a key that names what the page looked up,
         to be looked up again)?"""

@@ -26,7 +26,9 @@ def package_digest(extra: Path | None = None) -> str:
     templates): what a page the site keeps was made by, so that other code or templates make it again."""
     seed = hashlib.sha256()
     if extra is not None:
-        for path in sorted(p for p in extra.rglob("*") if p.is_file()):
+        # (compiled bytecode beside the templates of an installed package changes with no template changing)
+        files = (p for p in extra.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+        for path in sorted(files):
             seed.update(path.relative_to(extra).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     names = sorted(p.relative_to(_PACKAGE).as_posix() for p in _PACKAGE.rglob("*.py"))
     return sources_digest(names, seed=seed.hexdigest())
