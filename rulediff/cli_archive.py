@@ -146,7 +146,8 @@ def archive_list(as_json: bool) -> None:
 @archive_option
 @_guard
 def archive_remove(version: str) -> None:
-    """Remove one version (by date, label or sha256 prefix); its neighbours are re-aligned.
+    """Remove one version (by date, label or sha256 prefix); its neighbours are re-aligned, and the other
+    versions of its date are labelled again by publication ("(re-release 3)" becomes "(re-release 2)").
 
     \b
     Example:
@@ -155,8 +156,12 @@ def archive_remove(version: str) -> None:
     from .identify import record as record_identifications
 
     with _open(create=False) as arc:
+        before = {x.id: x.label for x in arc.versions()}
         v = arc.remove(version)
         click.echo(f"removed {v.label}")
+        for x in arc.versions():
+            if before.get(x.id, x.label) != x.label:
+                click.echo(f"relabelled {before[x.id]} as {x.label}")
         _identified(record_identifications(arc))
 
 

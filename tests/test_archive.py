@@ -94,6 +94,38 @@ def test_same_date_different_bytes_is_a_re_release(tmp_path: Path) -> None:
         assert al.summary()["edited_substantive"] == 1
 
 
+def test_removing_a_release_of_a_date_labels_the_others_again(tmp_path: Path) -> None:
+    """Labels say the order of publication among the archived versions of a date: removing one leaves no
+    gap ("(re-release 3)" beside no "(re-release 2)"), and removing the first makes the next the date's own."""
+    texts = [
+        TINY.read_bytes().replace(b"two or more players", w, 1) for w in (b"two or more players", b"people", b"folk")
+    ]
+    files = []
+    for k, t in enumerate(texts):
+        f = tmp_path / f"r{k}.txt"
+        f.write_bytes(t)
+        files.append(f)
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in files:
+            arc.add_file(f)
+        by_source = lambda: {v.source: v.label for v in arc.versions()}  # noqa: E731
+        assert by_source() == {
+            "r0.txt": "2019-05-03",
+            "r1.txt": "2019-05-03 (re-release 2)",
+            "r2.txt": "2019-05-03 (re-release 3)",
+        }
+        arc.remove("2019-05-03 (re-release 2)")
+        assert by_source() == {"r0.txt": "2019-05-03", "r2.txt": "2019-05-03 (re-release 2)"}
+        assert arc.resolve("2019-05-03 (re-release 2)").source == "r2.txt"
+        arc.remove("2019-05-03")
+        assert by_source() == {"r2.txt": "2019-05-03"}
+        assert arc.resolve("2019-05-03").source == "r2.txt"
+        arc.add_file(files[0])
+        assert by_source() == {"r2.txt": "2019-05-03", "r0.txt": "2019-05-03 (re-release 2)"}
+    with Archive.open(tmp_path / "a.sqlite", create=False) as arc:
+        assert [v.label for v in arc.versions()] == ["2019-05-03", "2019-05-03 (re-release 2)"]
+
+
 def test_out_of_order_adds_end_up_in_order_with_the_same_lineages(tmp_path: Path, seeded: Path) -> None:
     items = entries([str(CORPUS)])
     with Archive.open(tmp_path / "rev.sqlite") as arc:

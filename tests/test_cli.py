@@ -146,3 +146,19 @@ def test_python_dash_m_entry_point() -> None:
 
     out = subprocess.run([sys.executable, "-m", "rulediff", "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("rulediff, version")
+
+
+def test_archive_remove_says_which_releases_of_the_date_were_labelled_again(tmp_path: Path) -> None:
+    tiny = FIXTURES / "parsers" / "official-text" / "utf8-bom-cr-crcrlf" / "input.txt"
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_bytes(tiny.read_bytes())
+    second.write_bytes(tiny.read_bytes().replace(b"two or more players", b"two or more people", 1))
+    arc = str(tmp_path / "a.sqlite")
+    for f in (first, second):
+        r = CliRunner().invoke(main, ["--archive", arc, "archive", "add", str(f)])
+        assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["--archive", arc, "archive", "remove", "2019-05-03"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[:2] == ["removed 2019-05-03", "relabelled 2019-05-03 (re-release 2) as 2019-05-03"]
+    r = CliRunner().invoke(main, ["--archive", arc, "archive", "list"])
+    assert [ln.split()[1] for ln in r.stdout.splitlines()[1:]] == ["2019-05-03"]

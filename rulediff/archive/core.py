@@ -291,6 +291,9 @@ class Archive(CorrectingArchive):
         at = [x.id for x in self.versions()].index(v.id)
         with self.transaction():
             self.db.execute("DELETE FROM versions WHERE id = ?", (v.id,))
+            # The versions of its date that shared its label are labelled again by publication: no gap in
+            # the re-release numbers, and the first left takes the date's own label.
+            self._label_rereleases(v.sort_date, _RERELEASE.sub("", v.label))
             self._forget()
             self._relink(at, None)
         return v
