@@ -191,6 +191,29 @@ def test_a_rule_page_whose_last_release_changes_label_is_made_again(tmp_path: Pa
         _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
 
 
+def test_removing_the_first_release_of_a_date_relabels_the_next_and_its_pages_follow(tmp_path: Path) -> None:
+    """Two files of one date: removing the first makes the second the date's own ("2014-09-26", no longer
+    "(re-release 2)"); every page that named it by its old label is made again, as a fresh build makes it."""
+    rule = ("in their area.", "in their area.\n\n100.7. Any deck may be shuffled before play. See rule 100.9.")
+    both = (rule[0], rule[1] + "\n\n" + _NINE[1].split("\n\n", 1)[1])
+    day = ("September 26, 2014", "20140926")
+    one = _release(tmp_path, day, [rule], name="cr-20140926.txt")
+    two = _release(tmp_path, day, [both], name="cr-20140926-b.txt")
+    later = _release(tmp_path, ("January 23, 2015", "20150123"), [("no maximum deck size", "no largest deck size")])
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in (one, two, later):
+            arc.add_file(f)
+        build_site(arc, tmp_path / "kept")
+        page = (tmp_path / "kept" / "rules" / "100.9.html").read_text("utf-8")
+        assert "2014-09-26 (re-release 2)" in page
+        arc.remove("2014-09-26")
+        assert [v.label for v in arc.versions()] == ["2014-09-26", "2015-01-23"]
+        build_site(arc, tmp_path / "kept")
+        page = (tmp_path / "kept" / "rules" / "100.9.html").read_text("utf-8")
+        assert "re-release" not in page and "2014-09-26" in page
+        _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
+
+
 def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page's key names the code and templates that make it: a rebuild with nothing new looks at
     no page again, and the same rebuild by other code (or templates) renders every page again."""
