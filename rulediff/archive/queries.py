@@ -79,7 +79,7 @@ class QueryingArchive(AligningArchive):
         for body, text, examples in self.db.execute(
             "SELECT id, text, examples FROM bodies WHERE examples IS NOT NULL ORDER BY id"
         ):
-            shown = (text, tuple(e[0] for e in json.loads(examples)))
+            shown = (text, tuple(examples_from_row(examples)))
             same = first.setdefault(shown, body)
             if same != body:
                 out[body] = same
