@@ -141,6 +141,21 @@ def test_a_word_changed_in_many_rules_but_still_used_is_not_a_rename() -> None:
     assert _detect(*_pair(changed + still, new_changed + still)) == ()
 
 
+def test_a_web_address_moved_in_many_rules_is_no_rename() -> None:
+    # 2011-05-01 moved the Tournament Rules' page in five rules: "TCG" left the release with it, and a
+    # token-by-token alignment of the addresses replaces "TCG" by "Events". Addresses are no words of the rules.
+    old_url, new_url = (
+        "http://www.wizards.com/Magic/TCG/Events.aspx?x=dci/doccenter/home",
+        "www.wizards.com/wpn/Events/Rules.aspx",
+    )
+    old_rules = [f"Widget tournament {k} is described at <{old_url}>." for k in range(6)]
+    new_rules = [f"Widget tournament {k} is described at <{new_url}>." for k in range(6)]
+    assert _detect(*_pair(old_rules, new_rules)) == ()
+    # Words around an address still count: the same rules renaming a term besides are a rename.
+    renamed = [f"Gadget tournament {k} is described at <{new_url}>." for k in range(6)]
+    assert [(r.old, r.new) for r in _detect(*_pair(old_rules, renamed))] == [("Widget tournament", "Gadget tournament")]
+
+
 def test_a_renamed_title_needs_fewer_rules() -> None:
     # 2024-06-07 renamed "702.89. Totem Armor" and its one rule: the name of the thing changed.
     head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {}.\n\n"
