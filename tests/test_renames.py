@@ -4,6 +4,8 @@ the golden 2011-02 case, the detector's bars on small made-up releases, and ever
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from functools import cache
 
 from hypothesis import given
@@ -19,7 +21,7 @@ from rulediff.renames import Rename, detect, substitute
 from rulediff.report import to_dict, to_html, to_markdown
 from rulediff.textdiff import Op, word_diff
 
-from .conftest import FIXTURES, cr_txt_files, needs_cr_corpus
+from .conftest import FIXTURES, ROOT, cr_txt_files, needs_cr_corpus
 
 CASE = FIXTURES / "align" / "renames-edh-commander-2011-02"
 
@@ -154,6 +156,24 @@ def test_a_web_address_moved_in_many_rules_is_no_rename() -> None:
     # Words around an address still count: the same rules renaming a term besides are a rename.
     renamed = [f"Gadget tournament {k} is described at <{new_url}>." for k in range(6)]
     assert [(r.old, r.new) for r in _detect(*_pair(old_rules, renamed))] == [("Widget tournament", "Gadget tournament")]
+
+
+def test_a_hostile_run_of_dots_beside_an_address_is_read_once() -> None:
+    # Rule text is untrusted. An address pattern tried at every position of "a.a.a..." reads the rest of
+    # the run each time: six such rules of 80 KB took minutes to align. Run apart, so that a regression
+    # fails here rather than hanging the suite. The bound only guards against a hang: it is some twenty
+    # times what the alignment takes, most of which is comparing the long texts.
+    code = (
+        "from tests.test_renames import _pair, _detect\n"
+        "junk = 'x.com ' + 'a.' * 40_000\n"
+        "old = [f'Widget rule {k} reads {junk} and so on.' for k in range(6)]\n"
+        "new = [f'Gadget rule {k} reads {junk} and so on.' for k in range(6)]\n"
+        "print(_detect(*_pair(old, new)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # Texts of over 5,000 tokens are not aligned word by word: one such text is no evidence of a rename.
+    assert done.stdout.strip() == "()"
 
 
 def test_a_renamed_title_needs_fewer_rules() -> None:
