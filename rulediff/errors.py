@@ -32,6 +32,10 @@ class FormatError(ParseError):
     """No parser recognises the input, or the requested one does not exist."""
 
 
+class AlignmentError(RulediffError):
+    """Two documents that cannot be aligned in reasonable time (hostile input: texts of a size no release has)."""
+
+
 class ArchiveError(RulediffError):
     """The archive file is missing, foreign, corrupt, or the request does not match its contents."""
 

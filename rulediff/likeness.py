@@ -7,18 +7,35 @@ from collections.abc import Set
 
 from rapidfuzz import fuzz, process
 
+# How many character pairs (the product of two texts' lengths, summed over the texts compared) one alignment
+# may compare: rapidfuzz's cost grows with that product. 25 times what the most demanding pair of real
+# releases compares (1999-04-23 -> 2026-08-07: 2.1e10), some seconds of comparing. Rule text is untrusted, and
+# a release of long hostile rules (six of 80 KB take 0.15 s a pair) would otherwise take hours to align.
+BUDGET = 5e11
+
+
+class OverBudgetError(Exception):
+    """Comparing the texts asked about would go over the budget; ``row`` is the text (row) that would."""
+
+    def __init__(self, row: int) -> None:
+        super().__init__(row)
+        self.row = row
+
 
 class Likeness:
     """rapidfuzz ``ratio`` scores of at least ``cutoff`` between texts, computed once per pair of texts.
 
     For each text asked about (a row) it keeps which texts it was compared with and the scores that passed:
     a later question against texts already compared costs no comparison at all (the matcher's later passes
-    ask about fewer unpaired texts than its first), and only new texts are compared."""
+    ask about fewer unpaired texts than its first), and only new texts are compared. What it compares is
+    counted against ``budget`` (character pairs); a question that would go over it raises OverBudgetError."""
 
-    __slots__ = ("cutoff", "_rows")
+    __slots__ = ("cutoff", "budget", "spent", "_rows")
 
-    def __init__(self, cutoff: float) -> None:
+    def __init__(self, cutoff: float, budget: float = BUDGET) -> None:
         self.cutoff = cutoff
+        self.budget = budget
+        self.spent = 0.0
         self._rows: dict[str, tuple[Set[str], dict[str, float]]] = {}
 
     def alike(self, rows: list[str], cols: list[str]) -> list[list[tuple[int, float]]]:
@@ -34,20 +51,29 @@ class Likeness:
         asked = where.keys()
         distinct = list(asked)
         col_set = frozenset(distinct)
+        width = sum(map(len, distinct))
         out: list[list[tuple[int, float]]] = []
         memo = self._rows
-        for q in rows:
+        for x, q in enumerate(rows):
             entry = memo.get(q)
             if entry is None:
+                self._charge(x, len(q) * width)
                 hits = self._compare(q, distinct)
                 memo[q] = (col_set, hits)  # one shared set per question, not one per row
             else:
                 done, hits = entry
                 if not col_set <= done:
-                    hits.update(self._compare(q, [c for c in distinct if c not in done]))
+                    new = [c for c in distinct if c not in done]
+                    self._charge(x, len(q) * sum(map(len, new)))
+                    hits.update(self._compare(q, new))
                     memo[q] = (done | col_set, hits)
             out.append([(y, s) for c, s in hits.items() if c in asked for y in where[c]])
         return out
+
+    def _charge(self, row: int, cost: int) -> None:
+        if self.spent + cost > self.budget:
+            raise OverBudgetError(row)
+        self.spent += cost
 
     def _compare(self, q: str, choices: list[str]) -> dict[str, float]:
         # One C-speed scan of the choices per text asked about.

@@ -15,7 +15,8 @@ from typing import TypeVar
 
 from rapidfuzz import fuzz
 
-from .likeness import Likeness
+from .errors import AlignmentError
+from .likeness import Likeness, OverBudgetError
 from .model import Coverage, Document, Rule
 from .numbering import Level, RuleNumber
 from .sides import UNNUMBERED as _UNNUMBERED
@@ -319,7 +320,19 @@ class _Matcher:
         qb = [self.b.body(j) for j in fb]
         cands: list[tuple[float, float, int, int]] = []
         a2b, parent_b, rules_b, seen_a = self.a2b, self.b.parent, self.b.rules, self.b_seen_by_a
-        for x, row in enumerate(self.likeness.alike(qa, qb)):
+        try:
+            rows = self.likeness.alike(qa, qb)
+        except OverBudgetError as e:
+            r = self.a.rules[fa[e.row]]
+            what = str(r.number) if r.number is not None else repr(r.title or "")
+            raise AlignmentError(
+                f"too much unlike text to align with {self.b.doc.version.source}: rule {what} holds "
+                f"{len(qa[e.row]):,} characters, and the alignment would compare over 25 times as much text as "
+                "any two real releases do",
+                source=self.a.doc.version.source,
+                line=r.line,
+            ) from None
+        for x, row in enumerate(rows):
             i = fa[x]
             # What ``_structure`` compares, per row: where i's parent and neighbours went (-2 and -3: nowhere).
             pa = self.a.parent[i]

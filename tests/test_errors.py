@@ -154,6 +154,19 @@ class Case:
     no_output: str | None = None  # a file that must not exist afterwards
 
 
+def _huge_rules(tmp: Path) -> list[str]:
+    """Two releases of 40 rules of 80 KB each, all edited: comparing them all would take minutes. Rule text is
+    untrusted; the alignment stops at its budget, in seconds, and names a rule."""
+    junk = "x.com " + "a." * 40_000
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {}.\n\n1. Game Concepts\n\n"
+    names = []
+    for name, date, word in (("huge-old.txt", "May 1, 2020", "Widget"), ("huge-new.txt", "June 1, 2020", "Gadget")):
+        rules = "\n\n".join(f"100.{k + 1}. {word} rule {k} reads {junk} {word}." for k in range(40))
+        text = head.format(date) + "100. General\n\n" + rules + "\n\nGlossary\n\nCredits\n"
+        names.append(_write(tmp, name, text.encode()))
+    return ["diff", *names, "-o", str(tmp / "out.html")]
+
+
 CASES = [
     Case("empty file", lambda t: ["parse", _write(t, "empty.txt", b"")], 2, "file is empty", "empty.txt:1:"),
     Case(
@@ -316,6 +329,14 @@ CASES = [
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
+    Case(
+        "releases of huge rules, too much to compare",
+        _huge_rules,
+        2,
+        "characters, and the alignment would compare over 25 times as much text as any two real releases do",
+        "huge-",
+        "out.html",
+    ),
 ]
 
 
