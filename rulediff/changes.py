@@ -291,7 +291,7 @@ def _examples(
 def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
     hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs. Raises
-    AlignmentError when the two hold far more unlike text than any two real releases (see likeness.BUDGET)."""
+    AlignmentError when the two hold far more unlike text than any two real releases (likeness.BUDGET)."""
     with collector.paused():  # thousands of lasting, acyclic objects: see collector.py
         return _align(old, new, fixes)
 

@@ -7,11 +7,15 @@ from collections.abc import Set
 
 from rapidfuzz import fuzz, process
 
-# How many character pairs (the product of two texts' lengths, summed over the texts compared) one alignment
-# may compare: rapidfuzz's cost grows with that product. 25 times what the most demanding pair of real
-# releases compares (1999-04-23 -> 2026-08-07: 2.1e10), some seconds of comparing. Rule text is untrusted, and
-# a release of long hostile rules (six of 80 KB take 0.15 s a pair) would otherwise take hours to align.
-BUDGET = 5e11
+# How much text one alignment may compare: the product of two texts' lengths, summed over the pairs compared,
+# plus PER_PAIR for each pair (rapidfuzz's cost grows with that product, and each pair has a cost of its own).
+# Rule text is untrusted: two releases of long hostile rules (40 of 80 KB each) took 4 minutes to align, and
+# at the input limit would take hours. The most demanding pair of real releases (2009-05-01 -> 2026-08-07)
+# compares 5.2e10; the budget is BUDGET_TIMES that, some seconds of comparing.
+REAL_MOST = 5.2e10
+BUDGET_TIMES = 10
+BUDGET = REAL_MOST * BUDGET_TIMES
+PER_PAIR = 2000
 
 
 class OverBudgetError(Exception):
@@ -57,14 +61,14 @@ class Likeness:
         for x, q in enumerate(rows):
             entry = memo.get(q)
             if entry is None:
-                self._charge(x, len(q) * width)
+                self._charge(x, len(q) * width + PER_PAIR * len(distinct))
                 hits = self._compare(q, distinct)
                 memo[q] = (col_set, hits)  # one shared set per question, not one per row
             else:
                 done, hits = entry
                 if not col_set <= done:
                     new = [c for c in distinct if c not in done]
-                    self._charge(x, len(q) * sum(map(len, new)))
+                    self._charge(x, len(q) * sum(map(len, new)) + PER_PAIR * len(new))
                     hits.update(self._compare(q, new))
                     memo[q] = (done | col_set, hits)
             out.append([(y, s) for c, s in hits.items() if c in asked for y in where[c]])

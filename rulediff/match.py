@@ -16,7 +16,7 @@ from typing import TypeVar
 from rapidfuzz import fuzz
 
 from .errors import AlignmentError
-from .likeness import Likeness, OverBudgetError
+from .likeness import BUDGET_TIMES, Likeness, OverBudgetError
 from .model import Coverage, Document, Rule
 from .numbering import Level, RuleNumber
 from .sides import UNNUMBERED as _UNNUMBERED
@@ -322,16 +322,8 @@ class _Matcher:
         a2b, parent_b, rules_b, seen_a = self.a2b, self.b.parent, self.b.rules, self.b_seen_by_a
         try:
             rows = self.likeness.alike(qa, qb)
-        except OverBudgetError as e:
-            r = self.a.rules[fa[e.row]]
-            what = str(r.number) if r.number is not None else repr(r.title or "")
-            raise AlignmentError(
-                f"too much unlike text to align with {self.b.doc.version.source}: rule {what} holds "
-                f"{len(qa[e.row]):,} characters, and the alignment would compare over 25 times as much text as "
-                "any two real releases do",
-                source=self.a.doc.version.source,
-                line=r.line,
-            ) from None
+        except OverBudgetError:
+            raise self._too_much(fa, fb) from None
         for x, row in enumerate(rows):
             i = fa[x]
             # What ``_structure`` compares, per row: where i's parent and neighbours went (-2 and -3: nowhere).
@@ -368,6 +360,23 @@ class _Matcher:
                 # Text alone, and not much of it alike: kept (the mutation benchmark shows such pairs are
                 # mostly right) but marked.
                 self.uncertain.add(i)
+
+    def _too_much(self, fa: list[int], fb: list[int]) -> AlignmentError:
+        """The error of a similarity pass over the budget, naming the longest text left to compare (on either
+        side: the likeliest cause, whichever release it is in)."""
+        size, side, k = max(
+            [(len(self.a.body(i)), self.a, i) for i in fa] + [(len(self.b.body(j)), self.b, j) for j in fb],
+            key=lambda t: t[0],
+        )
+        other = self.b if side is self.a else self.a
+        r = side.rules[k]
+        what = f"rule {r.number}" if r.number is not None else f"the entry {r.title or '(untitled)'!r}"
+        return AlignmentError(
+            f"too much unlike text to align with {other.doc.version.source}: {what} holds {size:,} characters, "
+            f"and the alignment would compare more than {BUDGET_TIMES} times as much text as any two real releases",
+            source=side.doc.version.source,
+            line=r.line,
+        )
 
     def _evidence(self, i: int, j: int, said: str) -> str:
         pa, pb = self.a.parent[i], self.b.parent[j]

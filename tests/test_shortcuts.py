@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from rulediff import parse
-from rulediff.likeness import Likeness, OverBudgetError
+from rulediff.likeness import PER_PAIR, Likeness, OverBudgetError
 from rulediff.match import STRUCTURAL_CUTOFF, _Matcher
 from rulediff.model import Document
 from rulediff.sides import UNNUMBERED, Side, title_key
@@ -109,14 +109,14 @@ def test_remembered_similarities_are_those_computed_afresh(questions) -> None:  
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(_TEXTS, _TEXTS), min_size=1, max_size=4))
 def test_what_is_compared_is_counted_once_against_the_budget(questions) -> None:  # type: ignore[no-untyped-def]
-    """The budget counts the character pairs of the texts actually compared (a remembered pair costs
-    nothing), and a question that would go over it is refused before anything of it is compared."""
+    """The budget counts the character pairs (and a fixed cost) of the texts actually compared (a remembered
+    pair costs nothing), and a question that would go over it is refused before anything of it is compared."""
     like = Likeness(STRUCTURAL_CUTOFF)
     compared: set[tuple[str, str]] = set()
     for rows, cols in questions:
         like.alike(rows, cols)
         compared |= {(q, c) for q in rows for c in cols}
-    assert like.spent == sum(len(q) * len(c) for q, c in compared)
+    assert like.spent == sum(len(q) * len(c) + PER_PAIR for q, c in compared)
     tight = Likeness(STRUCTURAL_CUTOFF, budget=like.spent - 1)
     if like.spent:
         with pytest.raises(OverBudgetError):

@@ -4,6 +4,7 @@ a two-core machine."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass
 
@@ -110,6 +111,7 @@ def read_and_parse(path: str, fmt: str | None, known: set[str]) -> Parsed:
     ahead = None
     if _WORKER_PREV:
         prev = _WORKER_PREV[0]
-        ahead = (prev.version.sha256, encode_alignment(align(prev, doc)))
+        with contextlib.suppress(RulediffError):  # (as parse errors: the main process aligns it and says so)
+            ahead = (prev.version.sha256, encode_alignment(align(prev, doc)))
     _WORKER_PREV[:] = [doc]
     return data, _WORKER_PREPARER.prepare(doc, data, sha), ahead
