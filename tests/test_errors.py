@@ -154,10 +154,16 @@ class Case:
     no_output: str | None = None  # a file that must not exist afterwards
 
 
+def _giant_rule(tmp: Path) -> list[str]:
+    text = _release_text().replace("100.2.", "100.2. " + "word " * 20_000, 1)
+    return ["parse", _write(tmp, "giant.txt", text.encode("utf-8"))]
+
+
 def _huge_rules(tmp: Path) -> list[str]:
-    """Two releases of 40 rules of 80 KB each, all edited: comparing them all would take minutes. Rule text is
-    untrusted; the alignment stops at its budget, in seconds, and names a rule."""
-    junk = "x.com " + "a." * 40_000
+    """Two releases of 40 rules of 60 KB each (just under the parsers' limit), all edited: comparing them all
+    would take minutes. Rule text is untrusted; the alignment stops at its budget, in seconds, and names a
+    rule."""
+    junk = "x.com " + "a." * 30_000
     head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {}.\n\n1. Game Concepts\n\n"
     names = []
     for name, date, word in (("huge-old.txt", "May 1, 2020", "Widget"), ("huge-new.txt", "June 1, 2020", "Gadget")):
@@ -329,6 +335,7 @@ CASES = [
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
+    Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 3,000", "giant.txt:"),
     Case(
         "releases of huge rules, too much to compare",
         _huge_rules,

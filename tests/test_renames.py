@@ -160,12 +160,12 @@ def test_a_web_address_moved_in_many_rules_is_no_rename() -> None:
 
 def test_a_hostile_run_of_dots_beside_an_address_is_read_once() -> None:
     # Rule text is untrusted. An address pattern tried at every position of "a.a.a..." reads the rest of
-    # the run each time: six such rules of 80 KB took minutes to align. Run apart, so that a regression
+    # the run each time: six such rules of 60 KB took minutes to align. Run apart, so that a regression
     # fails here rather than hanging the suite. The bound only guards against a hang: it is some twenty
     # times what the alignment takes, most of which is comparing the long texts.
     code = (
         "from tests.test_renames import _pair, _detect\n"
-        "junk = 'x.com ' + 'a.' * 40_000\n"
+        "junk = 'x.com ' + 'a.' * 30_000\n"
         "old = [f'Widget rule {k} reads {junk} and so on.' for k in range(6)]\n"
         "new = [f'Gadget rule {k} reads {junk} and so on.' for k in range(6)]\n"
         "print(_detect(*_pair(old, new)))\n"
