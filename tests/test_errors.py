@@ -335,7 +335,7 @@ CASES = [
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
-    Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 3,000", "giant.txt:"),
+    Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 4,000", "giant.txt:"),
     Case(
         "releases of huge rules, too much to compare",
         _huge_rules,
