@@ -370,9 +370,8 @@ class _Matcher:
         )
         other = self.b if side is self.a else self.a
         r = side.rules[k]
-        what = f"rule {r.number}" if r.number is not None else f"the entry {r.title or '(untitled)'!r}"
         return AlignmentError(
-            f"too much unlike text to align with {other.doc.version.source}: {what} holds {size:,} characters, "
+            f"too much unlike text to align with {other.doc.version.source}: {r.named} holds {size:,} characters, "
             f"and the alignment would compare more than {BUDGET_TIMES} times as much text as any two real releases",
             source=side.doc.version.source,
             line=r.line,

@@ -124,6 +124,11 @@ class Rule:
             object.__setattr__(self, "digest_cache", d)
         return d
 
+    @property
+    def named(self) -> str:
+        """How a message names the node: "rule 702.15", or "the entry 'Lifelink'" when it has no number."""
+        return f"rule {self.number}" if self.number is not None else f"the entry {self.title or '(untitled)'!r}"
+
     def same_text(self, other: Rule) -> bool:
         """Equal raw text, examples and notes: then norm and digest are equal too, without computing
         either (the cheap first test of every comparison; most rules of a pair pass it)."""

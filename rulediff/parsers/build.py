@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from datetime import date
 from pathlib import PurePath
+from typing import NoReturn
 
 from ..errors import ParseError
 from ..model import Coverage, Document, GlossaryEntry, ParseWarning, Rule, VersionInfo, new_example, new_rule
@@ -214,13 +215,19 @@ def _refuse_giant_texts(src: Source, rules: tuple[Rule, ...], glossary: tuple[Gl
     texts += [g.text for g in glossary]
     if max(map(len, texts), default=0) <= MAX_TEXT:
         return
-    found: list[tuple[str, str, int]] = []
     for r in rules:
-        name = f"rule {r.number}" if r.number is not None else f"the entry {r.title or '(untitled)'!r}"
-        found.append((name, r.text, r.line))
-        found.extend((f"an example of {name}", e.text, e.line) for e in r.examples)
-    found.extend((f"the glossary entry {g.term!r}", g.text, g.line) for g in glossary)
-    what, text, line = next(t for t in found if len(t[1]) > MAX_TEXT)
+        for what, text, line in (
+            (r.named, r.text, r.line),
+            *((f"an example of {r.named}", e.text, e.line) for e in r.examples),
+        ):
+            if len(text) > MAX_TEXT:
+                _giant(src, what, text, line)
+    for g in glossary:
+        if len(g.text) > MAX_TEXT:
+            _giant(src, f"the glossary entry {g.term!r}", g.text, g.line)
+
+
+def _giant(src: Source, what: str, text: str, line: int) -> NoReturn:
     raise ParseError(
         f"{what} is {len(text):,} characters long, and no rule of any release is over 4,000: "
         "not a Comprehensive Rules text (a missed heading or line break?)",
