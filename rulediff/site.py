@@ -347,7 +347,7 @@ def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
                 heads[(vid, number)] = title
     out: dict[int, list[tuple[str, str]]] = {}
     for items in idx.by_lineage.values():
-        _, vid, number, title, _ = min(items, key=lambda r: idx.order[r[1]])
+        _, vid, number, title, _ = items[0]  # where it first appears: a lineage's rows are in release order
         k = idx.order[vid]
         if k == 0 or not number or not title or number.count(".") != 1 or number[-1].isalpha():
             continue

@@ -69,7 +69,8 @@ class RuleIndex:
 
     versions: list[VersionRow]
     order: dict[int, int]
-    # lineage -> its rows, each body the first that reads alike (see Archive.bodies_read_alike)
+    # lineage -> its rows in release order (a release's own in the order stored), each body the first that
+    # reads alike (see Archive.bodies_read_alike)
     by_lineage: dict[int, list[Row]]
     # version id -> number -> lineage: where a reference in that version's text points
     at: dict[int, dict[str, int]]
@@ -86,8 +87,15 @@ class RuleIndex:
 
     @classmethod
     def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
-        rows = arc.rule_index()
         order = {v.id: k for k, v in enumerate(versions)}
+        # Stored in the order they were added, read in release order (a release inserted before others was
+        # added after them): every lineage's rows then come in release order, which its page and the
+        # keyword list read them in, without a sort of each.
+        per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
+        for row in arc.rule_index():
+            per_version[row[1]].append(row)
+        rows = [row for v in versions for row in per_version[v.id]]
+        del per_version
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {v.id: {} for v in versions}
@@ -102,10 +110,8 @@ class RuleIndex:
             span = spans.get((body, lin))
             if span is None:
                 spans[(body, lin)] = [k, k, number, n]
-            elif k > span[1]:
+            elif k > span[1]:  # (in release order: its first release is the one it was met in)
                 span[1:] = k, number, n
-            elif k < span[0]:
-                span[0] = k
             # A page shows a body's text and examples: bodies that read alike are one to it.
             shown = alike.get(body)
             if shown is not None:
@@ -182,7 +188,6 @@ def plan_history_pages(
     for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
         if progress and done % 250 == 0:
             progress("history pages", done, total)
-        items = sorted(items, key=lambda r: order[r[1]])
         runs = _runs(items, order, idx.kids)
         path = idx.paths[lin]
         latest = items[-1]
