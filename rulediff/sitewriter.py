@@ -66,10 +66,10 @@ def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Pat
     return folder / parts[-1]
 
 
-def _existing_kind(target: Path) -> str | None:
+def _existing_kind(target: Path | str) -> str | None:
     """None (absent), "file", "symlink", or what else stands there."""
     try:
-        st = target.lstat()
+        st = os.lstat(target)
     except FileNotFoundError:
         return None
     if stat.S_ISLNK(st.st_mode):
@@ -165,6 +165,7 @@ class SiteWriter:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._prefix = os.path.join(root, "")  # the folder's path as text: a page's is this and its name
         self.written = 0
         self.skipped = 0
         self.stamps: dict[str, str] = self._read_stamps()
@@ -188,7 +189,7 @@ class SiteWriter:
         to be looked up again)?"""
         self.seen.add(rel)
         old = self.stamps.get(rel)
-        return old is not None and holds(old) and _existing_kind(self.root / rel) == "file"
+        return old is not None and holds(old) and _existing_kind(self._prefix + rel) == "file"
 
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)
