@@ -67,10 +67,12 @@ def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Pat
 
 
 def _existing_kind(target: Path | str) -> str | None:
-    """None (absent), "file", "symlink", or what else stands there."""
+    """None (absent: nothing, or a file where a folder on the way should be), "file", "symlink", or what
+    else stands there."""
     try:
         st = os.lstat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
+        # A page under a file planted where its folder was is absent: writing it, _inside names the file.
         return None
     if stat.S_ISLNK(st.st_mode):
         return "symlink"

@@ -218,3 +218,22 @@ def test_a_written_output_gets_a_plain_opens_mode_and_a_replaced_one_keeps_its_o
     assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o666 & ~umask
     assert (tmp_path / "mine.json").stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json", "new.json"]
+
+
+def test_a_file_planted_where_a_folder_of_the_site_was_is_named(tmp_path: Path) -> None:
+    """A rebuild that finds a file where the site keeps a folder of pages ('glossary') says that the folder
+    is not a plain one, naming it, and writes nothing through it: a page already built there is not
+    mistaken for a missing one by the bare error of the file system ('Not a directory')."""
+    archive, site = tmp_path / "a.sqlite", tmp_path / "site"
+    with Archive.open(archive) as arc:
+        for f in SMALL:
+            arc.add_file(f)
+    runner = CliRunner()
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 0, out.output
+    shutil.rmtree(site / "glossary")
+    (site / "glossary").write_text("planted")
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 2
+    assert out.output.count("\n") == 1 and "'glossary' is not a plain folder of the site" in out.output, out.output
+    assert (site / "glossary").read_text() == "planted"
