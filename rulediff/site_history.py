@@ -312,7 +312,7 @@ def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
             lin = book.get(number)
             if (None if lin is None else "../" + paths[lin]) != url:
                 return False
-    except (ValueError, TypeError, AttributeError):  # a stamp damaged or from elsewhere: the page is made again
+    except (ValueError, TypeError, AttributeError, RecursionError):  # a stamp damaged or from elsewhere: made again
         return False
     return True
 

@@ -180,8 +180,8 @@ class SiteWriter:
             return {}
         try:
             data = json.loads(stamp.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            return {}  # a damaged stamp only costs a full rebuild
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return {}  # a damaged stamp (or one nested past the decoder's depth) only costs a full rebuild
         if not isinstance(data, dict):
             return {}
         return {k: v for k, v in data.items() if safe_relative(k) == k and k != STAMP and isinstance(v, str)}

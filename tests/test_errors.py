@@ -337,6 +337,20 @@ CASES = [
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
     Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 4,000", "giant.txt:"),
     Case(
+        "JSON Lines with a line nested past the decoder's depth",
+        lambda t: ["parse", _write(t, "deep.jsonl", b'{"number": "100.1", "text": "x"}\n' + b"[" * 100_000 + b"]" * 100_000)],
+        2,
+        "not a JSON object: nested too deeply",
+        "deep.jsonl:2:",
+    ),
+    Case(
+        "JSON whose first line nests past the decoder's depth",
+        lambda t: ["parse", _write(t, "deep.json", b'{"rules": ' + b"[" * 1500 + b"]" * 1500 + b"}")],
+        2,
+        "unknown format",
+        "deep.json:1:",
+    ),
+    Case(
         "releases of huge rules, too much to compare",
         _huge_rules,
         2,

@@ -237,3 +237,32 @@ def test_a_file_planted_where_a_folder_of_the_site_was_is_named(tmp_path: Path) 
     assert out.exit_code == 2
     assert out.output.count("\n") == 1 and "'glossary' is not a plain folder of the site" in out.output, out.output
     assert (site / "glossary").read_text() == "planted"
+
+
+def test_a_stamp_nested_past_the_decoders_depth_costs_a_full_rebuild(tmp_path: Path) -> None:
+    """A planted stamp file of arrays nested 200,000 deep (400 KB) is damaged like any other: the rebuild
+    makes every page again, the same as a fresh build, instead of failing inside the JSON decoder."""
+    archive, site, fresh = tmp_path / "a.sqlite", tmp_path / "site", tmp_path / "fresh"
+    with Archive.open(archive) as arc:
+        for f in SMALL:
+            arc.add_file(f)
+    runner = CliRunner()
+    for folder in (site, fresh):
+        out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(folder)])
+        assert out.exit_code == 0, out.output
+    (site / STAMP).write_text("[" * 200_000 + "]" * 200_000)
+    (site / "index.html").write_text("changed since")
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 0, out.output
+    pages = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file() and p.name != STAMP)
+    assert pages == sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file() and p.name != STAMP)
+    assert all((site / p).read_bytes() == (fresh / p).read_bytes() for p in pages)
+    # A stamp entry whose lookups nest past the depth: that page is made again, the rest are kept.
+    stamps = json.loads((site / STAMP).read_text())
+    page = min(p for p in stamps if p.startswith("rules/"))
+    stamps[page] = stamps[page].partition(" ")[0] + " " + "[" * 200_000 + "]" * 200_000
+    (site / STAMP).write_text(json.dumps(stamps))
+    (site / page).write_text("changed since")
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 0, out.output
+    assert (site / page).read_bytes() == (fresh / page).read_bytes()
