@@ -338,7 +338,10 @@ CASES = [
     Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 4,000", "giant.txt:"),
     Case(
         "JSON Lines with a line nested past the decoder's depth",
-        lambda t: ["parse", _write(t, "deep.jsonl", b'{"number": "100.1", "text": "x"}\n' + b"[" * 100_000 + b"]" * 100_000)],
+        lambda t: [
+            "parse",
+            _write(t, "deep.jsonl", b'{"number": "100.1", "text": "x"}\n' + b"[" * 100_000 + b"]" * 100_000),
+        ],
         2,
         "not a JSON object: nested too deeply",
         "deep.jsonl:2:",
