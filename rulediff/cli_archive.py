@@ -415,9 +415,11 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
     for p in sources:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)
+    items = entries(list(sources)) if sources else []
+    if sources and not items:  # an empty folder named is a mistake, not a request for the shipped corpus
+        raise ArchiveError("no files to add", source=" ".join(sources))
     prepare_folder(Path(output), force=force)  # before any archiving: a wrong -o fails at once
     with _open() as arc:
-        items = entries(list(sources)) if sources else []
         if not items and not arc.versions():
             items = entries([str(shipped_corpus())])
         if items:

@@ -154,6 +154,11 @@ class Case:
     no_output: str | None = None  # a file that must not exist afterwards
 
 
+def _empty_folder(tmp: Path) -> str:
+    (tmp / "nothing").mkdir()
+    return str(tmp / "nothing")
+
+
 def _giant_rule(tmp: Path) -> list[str]:
     text = _release_text().replace("100.2.", "100.2. " + "word " * 20_000, 1)
     return ["parse", _write(tmp, "giant.txt", text.encode("utf-8"))]
@@ -335,6 +340,14 @@ CASES = [
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
     Case("report into a folder of the user's files", _report_into_users_folder, 2, "not a rulediff site"),
+    Case(
+        "report of an empty folder (not the shipped corpus instead)",
+        lambda t: ["--archive", str(t / "a.sqlite"), "report", _empty_folder(t), "-o", str(t / "site")],
+        2,
+        "no files to add",
+        "nothing:",
+        "site",
+    ),
     Case("a rule of 100 KB", _giant_rule, 2, "characters long, and no rule of any release is over 4,000", "giant.txt:"),
     Case(
         "JSON Lines with a line nested past the decoder's depth",
