@@ -71,6 +71,15 @@ def _build(
     arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts
 ) -> dict[str, int]:
     w = SiteWriter(root)
+    try:
+        return _write_site(arc, root, progress, memo, parts, w)
+    finally:
+        w.close()  # a build that fails lets the next one in (finish has closed it otherwise)
+
+
+def _write_site(
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
+) -> dict[str, int]:
     versions = arc.versions()
     names = _file_names(versions)
     pages, uncounted = _pages(arc, versions, names, parts)
@@ -97,6 +106,7 @@ def _build(
     chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
+    w.expect(p.path for p in todo)  # the workers write these
     with worker_pool(1 if len(todo) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
         jobs = [
             pool.submit(

@@ -5,16 +5,29 @@ of what each page was built from, so a rebuild rewrites only what changed."""
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import os
+import re
 import stat
-from collections.abc import Callable
+import time
+import weakref
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
 from .output import NEW_FILE, fresh_file_beside
 
 STAMP = ".rulediff-site.json"
+# The pages a build is about to write, one name a line, written before each page is. A build holds a lock on
+# it while it runs (the next one waits), and empties it once its stamp is saved: what a build killed midway
+# (kill -9, a full disk, Ctrl-C) left in it are the pages its stamp cannot vouch for.
+JOURNAL = ".rulediff-site.journal"
+# How long a build waits for another one writing the same site to end.
+LOCK_WAIT = 600.0
+# The temp file a page is written through (output.fresh_file_beside): ".NAME.<12 hex digits>.part".
+_TEMP = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{12}\.part")
 
 
 def safe_relative(rel: object) -> str | None:
@@ -163,16 +176,31 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
 class SiteWriter:
     """Writes files under ``root`` only when their bytes change, and remembers what each page was built
     from, so a rebuild after adding one release renders only what that release touches. Only files this
-    writer (or an earlier build) recorded are ever removed, and only plain files inside the folder."""
+    writer (or an earlier build) recorded are ever removed, and only plain files inside the folder.
+
+    One build writes a site at a time (a second waits for the first: see JOURNAL), and a build that stopped
+    midway is mended by the next: the pages it had started to write are made again, those it added that are
+    no longer part of the site are removed, and so are its temp files. Call ``finish`` at the end of a build,
+    or ``close`` when it fails."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._prefix = os.path.join(root, "")  # the folder's path as text: a page's is this and its name
         self.written = 0
         self.skipped = 0
-        self.stamps: dict[str, str] = self._read_stamps()
         self.seen: set[str] = set()
         self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
+        self._journal, left = _open_journal(root)
+        # A writer dropped without finish or close (a library caller's) lets the next build in when it goes.
+        self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
+        # Read after the lock is ours: a build that held it has saved its stamp by now.
+        self.stamps: dict[str, str] = self._read_stamps()
+        # Pages an earlier build may have written (see finish): its stamp's, and those its journal names.
+        self.owned: set[str] = set(left)
+        for rel in left:
+            self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
+        if left:
+            _remove_temp_files(root, [*left, STAMP])
 
     def _read_stamps(self) -> dict[str, str]:
         stamp = self.root / STAMP
@@ -193,8 +221,19 @@ class SiteWriter:
         old = self.stamps.get(rel)
         return old is not None and holds(old) and _existing_kind(self._prefix + rel) == "file"
 
+    def expect(self, rels: Iterable[str]) -> None:
+        """Note in the journal that ``rels`` are about to be written (by this process or a worker)."""
+        if self._journal is not None:
+            data = "".join(f"{rel}\n" for rel in rels).encode("utf-8")
+            try:
+                os.write(self._journal, data)
+            except OSError as e:
+                raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)
+        if rel != STAMP:
+            self.expect([rel])
         if write_if_changed(self.root, rel, text, self.checked):
             self.written += 1
         else:
@@ -211,9 +250,16 @@ class SiteWriter:
         else:
             self.skipped += 1
 
+    def close(self) -> None:
+        """Let the next build in, leaving the journal as it is (a build that failed: the next one mends it)."""
+        if self._release is not None:
+            self._release()  # closes the journal, and the lock goes with it
+            self._release = None
+        self._journal = None
+
     def finish(self) -> None:
-        """Remove pages an earlier build wrote that this one did not, then save the stamp."""
-        for rel in sorted(set(self.stamps) - self.seen):
+        """Remove pages an earlier build wrote that this one did not, save the stamp, empty the journal."""
+        for rel in sorted((set(self.stamps) | self.owned) - self.seen):
             try:
                 target: Path | None = _inside(self.root, rel)
             except OutputError:
@@ -223,5 +269,71 @@ class SiteWriter:
                     target.unlink(missing_ok=True)  # a build beside this one may have removed it first
                 except OSError as e:
                     raise OutputError(f"cannot remove an old page: {e.strerror}", source=str(target)) from None
-            del self.stamps[rel]
+            self.stamps.pop(rel, None)
+        self.owned.clear()
         self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
+        if self._journal is not None:
+            try:
+                os.ftruncate(self._journal, 0)
+            except OSError as e:
+                raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+            finally:
+                self.close()
+
+
+def _open_journal(root: Path) -> tuple[int | None, list[str]]:
+    """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), and the
+    pages it names: a build before this one stopped before its end. A read-only site has none (nothing can
+    be written there); a symlink, folder or other file planted at its name is refused."""
+    path = root / JOURNAL
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
+    except OSError as e:
+        if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return None, []
+        if e.errno in (errno.ELOOP, errno.EISDIR):
+            raise OutputError("not a plain file of the site; refusing to write through it", source=str(path)) from None
+        raise OutputError(f"cannot write: {e.strerror}", source=str(path)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OutputError("not a plain file of the site; refusing to write through it", source=str(path))
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise OutputError(
+                        f"another build has been writing this site for {LOCK_WAIT:.0f} s; try again when it ends",
+                        source=str(root),
+                    ) from None
+                time.sleep(0.05)
+        raw = b""
+        while chunk := os.pread(fd, 1 << 20, len(raw)):
+            raw += chunk
+    except BaseException:
+        os.close(fd)
+        raise
+    names = raw.decode("utf-8", "replace").split("\n")
+    left = [rel for rel in dict.fromkeys(names) if safe_relative(rel) == rel and rel not in (STAMP, JOURNAL)]
+    return fd, left
+
+
+def _remove_temp_files(root: Path, rels: list[str]) -> None:
+    """Remove the temp files a build that stopped midway left beside the pages ``rels`` (plain files only)."""
+    wanted: dict[str, set[str]] = {}
+    for rel in rels:
+        folder, _, name = rel.rpartition("/")
+        wanted.setdefault(folder, set()).add(name)
+    for folder, names in wanted.items():
+        where = root / folder if folder else root
+        try:
+            entries = list(os.scandir(where))
+        except OSError:
+            continue  # a folder gone (or never made): nothing of ours in it
+        for entry in entries:
+            m = _TEMP.fullmatch(entry.name)
+            if m and m["name"] in names and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)

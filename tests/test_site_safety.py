@@ -266,3 +266,94 @@ def test_a_stamp_nested_past_the_decoders_depth_costs_a_full_rebuild(tmp_path: P
     out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
     assert out.exit_code == 0, out.output
     assert (site / page).read_bytes() == (fresh / page).read_bytes()
+
+
+def _stopped_at_write(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
+    """Make the site writer stop at its ``after``-th page, as a killed or disk-full build does: the page's
+    temp file made and left, nothing replaced, the stamp not saved."""
+    import rulediff.sitewriter as sitewriter
+    from rulediff.output import fresh_file_beside
+
+    calls = {"n": 0}
+    real = sitewriter.write_if_changed
+
+    def stopping(root: Path, rel: str, text: str, checked: dict[str, Path] | None = None) -> bool:
+        calls["n"] += 1
+        if calls["n"] == after:
+            fd, _ = fresh_file_beside(root / rel)
+            os.close(fd)
+            raise OutputError("cannot write: No space left on device", source=str(root / rel))
+        return real(root, rel, text, checked)
+
+    monkeypatch.setattr(sitewriter, "write_if_changed", stopping)
+
+
+def test_a_build_that_stopped_midway_is_mended_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that adds a release and stops midway has replaced some pages and added others, with the old
+    stamp still on disk. Once that release is removed again, the next build must not take those pages for
+    the ones the stamp describes: it makes them again, removes the ones no longer part of the site and the
+    temp file left, and the site equals a fresh build of the same archive, stamp and all."""
+    archive, site, fresh = tmp_path / "a.sqlite", tmp_path / "site", tmp_path / "fresh"
+    runner = CliRunner()
+    with Archive.open(archive) as arc:
+        for f in SMALL[:2]:
+            arc.add_file(f)
+    assert runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)]).exit_code == 0
+    (site / "notes.part").write_text("the user's")  # not a temp file of ours
+    with monkeypatch.context() as m:
+        _stopped_at_write(m, after=20)
+        out = runner.invoke(main, ["--archive", str(archive), "report", str(SMALL[2]), "-o", str(site)])
+        assert out.exit_code == 2 and "No space left on device" in out.output, out.output
+    assert list(site.rglob(".*.part")), "the stopped build left its temp file"
+    with Archive.open(archive) as arc:
+        added = max(arc.versions(), key=lambda v: v.id).label
+    out = runner.invoke(main, ["--archive", str(archive), "archive", "remove", added])
+    assert out.exit_code == 0, out.output
+    for folder in (site, fresh):
+        out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(folder)])
+        assert out.exit_code == 0, out.output
+    assert not list(site.rglob(".*.part"))
+    assert (site / "notes.part").read_text() == "the user's"
+    (site / "notes.part").unlink()
+    mine = {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    assert mine == {str(p.relative_to(fresh)): p.read_bytes() for p in sorted(fresh.rglob("*")) if p.is_file()}
+
+
+def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import rulediff.sitewriter as sitewriter
+
+    root = tmp_path / "site"
+    prepare_folder(root)
+    first = SiteWriter(root)
+    first.write("a.html", "first", key="k1")
+    got: list[str] = []
+
+    def build() -> None:
+        writer = SiteWriter(root)
+        got.append(writer.stamps.get("a.html", "none"))
+        writer.close()
+
+    second = threading.Thread(target=build)
+    second.start()
+    second.join(0.5)
+    assert second.is_alive() and not got  # waiting: the first has not saved its stamp yet
+    first.finish()
+    second.join(10)
+    assert got == ["k1"]  # it read the stamp the first one saved
+    monkeypatch.setattr(sitewriter, "LOCK_WAIT", 0.2)
+    holder = SiteWriter(root)
+    with pytest.raises(OutputError, match="another build has been writing this site"):
+        SiteWriter(root)
+    holder.close()
+    SiteWriter(root).close()  # closed, it lets the next one in
+
+
+def test_a_symlink_planted_at_the_journal_is_not_written_through(layout: tuple[Path, Path]) -> None:
+    site, outside = layout
+    prepare_folder(site)
+    (site / ".rulediff-site.journal").symlink_to(outside / "x")
+    with pytest.raises(OutputError, match="not a plain file of the site"):
+        SiteWriter(site)
+    _untouched(outside)
