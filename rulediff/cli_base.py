@@ -5,7 +5,9 @@ live in cli.py and cli_archive.py)."""
 from __future__ import annotations
 
 import os
+import select
 import signal
+import stat
 import sys
 import traceback
 from collections.abc import Callable
@@ -18,6 +20,21 @@ from . import __version__
 from .errors import RulediffError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _reader_gone() -> bool:
+    """Has the reader of standard output gone (its pipe or socket reports an error to a writer)? With no
+    output to look at (a test runner's), a broken pipe is taken to be the output's, as it always was."""
+    try:
+        fd = sys.stdout.fileno()
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+            return False
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return True
 
 
 class InputError(click.ClickException):
@@ -44,11 +61,16 @@ def _guard(fn: F) -> F:
             raise InputError(e.one_line()) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
             raise
-        except BrokenPipeError:
-            # The reader went away (rulediff ... | head): stop quietly, as a Unix tool does.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(0)
+        except BrokenPipeError as e:
+            if _reader_gone():
+                # The reader went away (rulediff ... | head): stop quietly, as a Unix tool does.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                sys.exit(0)
+            # Another pipe broke (a worker process that could not start or ended early): an error, not done.
+            if debug:
+                traceback.print_exc()
+            raise InputError(f"rulediff: {e.strerror or e} (not the output: a worker process ended early?)") from None
         except OSError as e:
             # The machine, not rulediff: disk full, read-only file system, permissions.
             if debug:

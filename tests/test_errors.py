@@ -517,3 +517,49 @@ def test_environment_error(case: EnvCase, tmp_path: Path, small_archive: Path) -
             assert len(lines) == 1 and case.says in lines[0] and str(disk) in lines[0], lines
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def _run_python(code: str, cwd: Path, *, close_early: bool = False) -> tuple[int, str, str]:
+    """Run ``code`` in a fresh interpreter in ``cwd`` with its output on a pipe; ``close_early``: this end
+    reads one chunk and closes the pipe, as ``| head`` does."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    assert proc.stdout is not None and proc.stderr is not None
+    if close_early:
+        proc.stdout.read(64)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        return proc.wait(timeout=60), "", err
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out.decode(), err.decode()
+
+
+def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
+    # The whole document as JSON is far longer than a pipe holds: the writer meets the closed pipe.
+    code = f"import sys; from rulediff.cli import run; sys.argv = ['rulediff', 'parse', {str(TINY)!r}, '--json']; run()"
+    rc, _, err = _run_python(code, tmp_path, close_early=True)
+    assert rc == 0 and err == "", err
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_an_error(tmp_path: Path) -> None:
+    """A pipe other than standard output breaking (a worker process that could not start, or died) is an
+    error on one line, exit 2: not the quiet success of a reader that went away (the site was not built)."""
+    from rulediff.archive import Archive
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_file(TINY)
+    code = (
+        "import sys\n"
+        "import rulediff.archive as A\n"
+        "def broken(self, *a, **k):\n"
+        "    raise BrokenPipeError(32, 'Broken pipe')\n"
+        "A.Archive.versions = broken\n"
+        "sys.argv = ['rulediff', '--archive', 'a.sqlite', 'archive', 'list']\n"
+        "from rulediff.cli import run\n"
+        "run()\n"
+    )
+    rc, out, err = _run_python(code, tmp_path)
+    assert rc == 2, (out, err)
+    assert err.count("\n") == 1 and "Broken pipe (not the output" in err, err
