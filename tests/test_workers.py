@@ -43,3 +43,37 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, how: str) -> N
     while (left := [p for p in workers if Path(f"/proc/{p}").exists()]) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, f"workers still alive after their parent was killed: {left}"
+
+
+INTERRUPTED = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from rulediff.workers import pool
+    if __name__ == "__main__":
+        workers = pool(2, spawn=sys.argv[1] == "spawn")
+        try:
+            jobs = [workers.submit(time.sleep, 1) for _ in range(2)]
+            if sys.argv[2] == "idle":
+                [job.result() for job in jobs]  # both workers up, done, and waiting for work
+            os.killpg(0, signal.SIGINT)  # Ctrl-C: the terminal interrupts the whole group
+            time.sleep(30)
+        except KeyboardInterrupt:
+            workers.shutdown(wait=True, cancel_futures=True)
+            print("interrupted", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["fork", "spawn"])
+@pytest.mark.parametrize("when", ["starting", "idle"])
+def test_ctrl_c_leaves_workers_quietly(tmp_path: Path, how: str, when: str) -> None:
+    """Ctrl-C while workers start up (a spawned one still importing, a forked one just copied) or wait for
+    work: they print nothing, and only the parent says it was interrupted. Each printed a traceback
+    (KeyboardInterrupt in its bootstrap or its wait for work)."""
+    script = tmp_path / "interrupted.py"
+    script.write_text(INTERRUPTED)
+    proc = subprocess.run(
+        [sys.executable, str(script), how, when], capture_output=True, text=True, timeout=60, start_new_session=True
+    )
+    assert proc.stdout.strip() == "interrupted", (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
