@@ -260,10 +260,14 @@ class SiteWriter:
     def finish(self) -> None:
         """Remove pages an earlier build wrote that this one did not, save the stamp, empty the journal."""
         for rel in sorted((set(self.stamps) | self.owned) - self.seen):
-            try:
-                target: Path | None = _inside(self.root, rel)
-            except OutputError:
-                target = None  # a stamp entry leading out of the folder removes nothing
+            target: Path | None = None
+            # Only a page still there is looked into (and its folders are never made: a bogus entry by the
+            # hundred thousand costs an lstat each).
+            if _existing_kind(self._prefix + rel) in ("file", "symlink"):
+                try:
+                    target = _inside(self.root, rel)
+                except OutputError:
+                    target = None  # a stamp entry leading out of the folder removes nothing
             if target is not None and _existing_kind(target) in ("file", "symlink"):
                 try:
                     target.unlink(missing_ok=True)  # a build beside this one may have removed it first

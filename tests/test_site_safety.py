@@ -357,3 +357,16 @@ def test_a_symlink_planted_at_the_journal_is_not_written_through(layout: tuple[P
     with pytest.raises(OutputError, match="not a plain file of the site"):
         SiteWriter(site)
     _untouched(outside)
+
+
+def test_stamp_entries_for_pages_that_are_not_there_make_no_folders(tmp_path: Path) -> None:
+    """A stamp naming pages under folders the site does not have (planted, or from a much older build)
+    removes nothing and makes none of those folders (each was made, and resolved, to look for its page)."""
+    root = tmp_path / "site"
+    prepare_folder(root)
+    (root / STAMP).write_text(json.dumps({f"junk/{k}/a/b.html": "k" for k in range(1000)} | {"old.html": "k"}))
+    (root / "old.html").write_text("an old page")
+    w = SiteWriter(root)
+    w.write("index.html", "<p>new</p>")
+    w.finish()
+    assert sorted(p.name for p in root.iterdir()) == sorted([STAMP, ".rulediff-site.journal", "index.html"])
