@@ -52,32 +52,28 @@ def build_site(
     returns counts of what was written."""
     root = Path(out)
     prepare_folder(root, force=force)
-    arc.release_caches()  # what archiving kept in memory is not what the pages read
-    # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by 'add')
-    # are stored; each in its own transaction, before the pages are read.
-    arc.refresh_alignments()
-    arc.sync_corrections()
-    arc.ensure_alignments(arc.bridges(), "bridge")
-    # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
-    memo, parts = StoredEdits(arc), StoredParts(arc)
-    with arc.snapshot():
-        stats = _build(arc, root, progress, memo, parts)
-    memo.save()
-    parts.save()
+    # One build of a site at a time, each reading the archive after the one before it has ended: the writer
+    # holds the site's lock from here (see sitewriter.JOURNAL).
+    w = SiteWriter(root)
+    try:
+        arc.release_caches()  # what archiving kept in memory is not what the pages read
+        # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by
+        # 'add') are stored; each in its own transaction, before the pages are read.
+        arc.refresh_alignments()
+        arc.sync_corrections()
+        arc.ensure_alignments(arc.bridges(), "bridge")
+        # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
+        memo, parts = StoredEdits(arc), StoredParts(arc)
+        with arc.snapshot():
+            stats = _build(arc, root, progress, memo, parts, w)
+        memo.save()
+        parts.save()
+    finally:
+        w.close()  # a build that fails lets the next one in (finish has closed it otherwise)
     return stats
 
 
 def _build(
-    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts
-) -> dict[str, int]:
-    w = SiteWriter(root)
-    try:
-        return _write_site(arc, root, progress, memo, parts, w)
-    finally:
-        w.close()  # a build that fails lets the next one in (finish has closed it otherwise)
-
-
-def _write_site(
     arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
 ) -> dict[str, int]:
     versions = arc.versions()

@@ -94,10 +94,16 @@ def _existing_kind(target: Path | str) -> str | None:
     return "folder" if stat.S_ISDIR(st.st_mode) else "special file"
 
 
-def write_if_changed(root: Path, rel: str, text: str, checked: dict[str, Path] | None = None) -> bool:
+def write_if_changed(
+    root: Path,
+    rel: str,
+    text: str,
+    checked: dict[str, Path] | None = None,
+    before: Callable[[str], None] | None = None,
+) -> bool:
     """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
     at the name is replaced, not followed; a folder, device, FIFO or socket there is an error. ``checked``:
-    see ``_inside``."""
+    see ``_inside``; ``before(rel)`` is called when the page is about to be written (not when it is kept)."""
     target = _inside(root, rel, checked)
     data = text.encode("utf-8")
     kind = _existing_kind(target)
@@ -105,6 +111,8 @@ def write_if_changed(root: Path, rel: str, text: str, checked: dict[str, Path] |
         raise OutputError(f"a {kind} stands where the site has a page; refusing to replace it", source=str(target))
     if kind == "file" and target.stat().st_size == len(data) and target.read_bytes() == data:
         return False
+    if before is not None:
+        before(rel)
     try:
         fd, tmp = fresh_file_beside(target)
     except OSError as e:
@@ -190,13 +198,17 @@ class SiteWriter:
         self.skipped = 0
         self.seen: set[str] = set()
         self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
-        self._journal, left = _open_journal(root)
+        self._journal, self._writable, left = _open_journal(root)
         # A writer dropped without finish or close (a library caller's) lets the next build in when it goes.
         self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
         # Read after the lock is ours: a build that held it has saved its stamp by now.
         self.stamps: dict[str, str] = self._read_stamps()
         # Pages an earlier build may have written (see finish): its stamp's, and those its journal names.
-        self.owned: set[str] = set(left)
+        self.owned: set[str] = set()
+        if left is None:  # a journal too long to be a build's: nothing stamped is trusted
+            self.owned, self.stamps = set(self.stamps), {}
+            left = []
+        self.owned |= set(left)
         for rel in left:
             self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
         if left:
@@ -223,18 +235,24 @@ class SiteWriter:
 
     def expect(self, rels: Iterable[str]) -> None:
         """Note in the journal that ``rels`` are about to be written (by this process or a worker)."""
-        if self._journal is not None:
-            data = "".join(f"{rel}\n" for rel in rels).encode("utf-8")
-            try:
-                os.write(self._journal, data)
-            except OSError as e:
-                raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+        data = memoryview("".join(f"{rel}\n" for rel in rels).encode("utf-8"))
+        if self._journal is None or not data:
+            return  # a site whose folder is read-only: nothing can be written there
+        try:
+            if not self._writable:
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+            while data:
+                data = data[os.write(self._journal, data) :]
+        except OSError as e:
+            raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+
+    def _note(self, rel: str) -> None:
+        if rel != STAMP:
+            self.expect([rel])
 
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)
-        if rel != STAMP:
-            self.expect([rel])
-        if write_if_changed(self.root, rel, text, self.checked):
+        if write_if_changed(self.root, rel, text, self.checked, self._note):
             self.written += 1
         else:
             self.skipped += 1
@@ -276,7 +294,7 @@ class SiteWriter:
             self.stamps.pop(rel, None)
         self.owned.clear()
         self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
-        if self._journal is not None:
+        if self._journal is not None and self._writable:
             try:
                 os.ftruncate(self._journal, 0)
             except OSError as e:
@@ -285,43 +303,76 @@ class SiteWriter:
                 self.close()
 
 
-def _open_journal(root: Path) -> tuple[int | None, list[str]]:
-    """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), and the
-    pages it names: a build before this one stopped before its end. A read-only site has none (nothing can
-    be written there); a symlink, folder or other file planted at its name is refused."""
+# A build notes a few thousand names at most; a journal longer than this was planted or damaged.
+JOURNAL_MOST = 64 << 20
+
+
+def _open_journal(root: Path) -> tuple[int | None, bool, list[str] | None]:
+    """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), whether
+    this process may write it, and the pages it names: a build before this one stopped before its end (None:
+    more than any build notes, so every page is made again). A site whose folder is read-only has none
+    (nothing can be written there); a journal this user may only read is locked and read, and a build that
+    then has a page to write says it cannot write the journal; a symlink, folder or other file planted at
+    its name is refused. Where the file system has no locks, a build goes on without one."""
     path = root / JOURNAL
+    planted = "not a plain file of the site; refusing to write through it"
+    writable = True
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
     except OSError as e:
-        if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-            return None, []
         if e.errno in (errno.ELOOP, errno.EISDIR):
-            raise OutputError("not a plain file of the site; refusing to write through it", source=str(path)) from None
-        raise OutputError(f"cannot write: {e.strerror}", source=str(path)) from None
+            raise OutputError(planted, source=str(path)) from None
+        if e.errno == errno.EROFS:
+            return None, False, []  # a read-only file system: nothing can be written there
+        if e.errno not in (errno.EACCES, errno.EPERM):
+            raise OutputError(f"cannot write: {e.strerror}", source=str(path)) from None
+        # Not ours to write: a journal another user's build made, or a folder this user may not write in.
+        writable = False
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return None, False, []  # a read-only folder and no journal: nothing can be written there
+        except OSError as e2:
+            if e2.errno in (errno.ELOOP, errno.EISDIR):
+                raise OutputError(planted, source=str(path)) from None
+            raise OutputError(f"cannot read: {e2.strerror}", source=str(path)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OutputError("not a plain file of the site; refusing to write through it", source=str(path))
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise OutputError(
-                        f"another build has been writing this site for {LOCK_WAIT:.0f} s; try again when it ends",
-                        source=str(root),
-                    ) from None
-                time.sleep(0.05)
-        raw = b""
-        while chunk := os.pread(fd, 1 << 20, len(raw)):
-            raw += chunk
+        _lock(fd, root)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= JOURNAL_MOST and (chunk := os.pread(fd, 1 << 20, size)):
+            chunks.append(chunk)
+            size += len(chunk)
     except BaseException:
         os.close(fd)
         raise
-    names = raw.decode("utf-8", "replace").split("\n")
+    if size > JOURNAL_MOST:
+        return fd, writable, None
+    names = b"".join(chunks).decode("utf-8", "replace").split("\n")
     left = [rel for rel in dict.fromkeys(names) if safe_relative(rel) == rel and rel not in (STAMP, JOURNAL)]
-    return fd, left
+    return fd, writable, left
+
+
+def _lock(fd: int, root: Path) -> None:
+    """Lock the journal ``fd`` for this build, waiting up to LOCK_WAIT for another build of ``root``."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise OutputError(
+                    f"another build has been writing this site for {LOCK_WAIT:.0f} s; try again when it ends",
+                    source=str(root),
+                ) from None
+            time.sleep(0.05)
+        except OSError as e:
+            if e.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                return  # a file system without locks (NFS with no lock daemon): built as before there were any
+            raise
 
 
 def _remove_temp_files(root: Path, rels: list[str]) -> None:

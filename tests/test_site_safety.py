@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -277,13 +278,15 @@ def _stopped_at_write(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
     calls = {"n": 0}
     real = sitewriter.write_if_changed
 
-    def stopping(root: Path, rel: str, text: str, checked: dict[str, Path] | None = None) -> bool:
+    def stopping(root: Path, rel: str, text: str, checked: Any = None, before: Any = None) -> bool:
         calls["n"] += 1
         if calls["n"] == after:
+            if before is not None:
+                before(rel)
             fd, _ = fresh_file_beside(root / rel)
             os.close(fd)
             raise OutputError("cannot write: No space left on device", source=str(root / rel))
-        return real(root, rel, text, checked)
+        return real(root, rel, text, checked, before)
 
     monkeypatch.setattr(sitewriter, "write_if_changed", stopping)
 
@@ -370,3 +373,76 @@ def test_stamp_entries_for_pages_that_are_not_there_make_no_folders(tmp_path: Pa
     w.write("index.html", "<p>new</p>")
     w.finish()
     assert sorted(p.name for p in root.iterdir()) == sorted([STAMP, ".rulediff-site.journal", "index.html"])
+
+
+def _journal_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening the journal to write it is refused, as for a journal another user's build made (the tests
+    may run as root, whom file modes do not stop)."""
+    import rulediff.sitewriter as sitewriter
+
+    real = os.open
+
+    def refusing(path: object, flags: int, *rest: int) -> int:
+        if str(path).endswith(sitewriter.JOURNAL) and flags & os.O_RDWR:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sitewriter.os, "open", refusing)
+
+
+def test_a_journal_this_user_may_only_read_is_still_heeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal naming a page a stopped build replaced, which this user may read but not write: the page is
+    not taken for fresh on the old stamp's word; writing it again is refused, naming the journal. With
+    nothing to write, the build goes on and leaves the journal as it was."""
+    root = tmp_path / "site"
+    prepare_folder(root)
+    w = SiteWriter(root)
+    w.write("a.html", "old", key="k")
+    w.finish()
+    (root / "a.html").write_text("what a stopped build wrote")
+    (root / ".rulediff-site.journal").write_text("a.html\n")
+    with monkeypatch.context() as m:
+        _journal_read_only(m)
+        w = SiteWriter(root)
+        assert not w.fresh_if("a.html", lambda stamped: stamped == "k")
+        with pytest.raises(OutputError, match="cannot write: Permission denied"):
+            w.write("a.html", "old", key="k")
+        w.close()
+        (root / ".rulediff-site.journal").write_text("")
+        w = SiteWriter(root)
+        w.write("a.html", "what a stopped build wrote", key="k2")  # the same bytes: nothing to write
+        w.finish()
+        w.close()
+    assert json.loads((root / STAMP).read_text()) == {"a.html": "k2"}
+
+
+def test_a_file_system_without_locks_still_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import rulediff.sitewriter as sitewriter
+
+    def no_locks(fd: int, op: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(sitewriter.fcntl, "flock", no_locks)
+    root = tmp_path / "site"
+    prepare_folder(root)
+    w = SiteWriter(root)
+    w.write("a.html", "page", key="k")
+    w.finish()
+    assert (root / "a.html").read_text() == "page"
+
+
+def test_the_journal_is_written_whole_whatever_each_write_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rulediff.sitewriter as sitewriter
+
+    real = os.write
+    monkeypatch.setattr(sitewriter.os, "write", lambda fd, data: real(fd, bytes(data[:3])))  # short writes
+    root = tmp_path / "site"
+    prepare_folder(root)
+    w = SiteWriter(root)
+    w.expect(["diff/a--b.html", "rules/702.15.html"])
+    w.close()
+    assert (root / ".rulediff-site.journal").read_text() == "diff/a--b.html\nrules/702.15.html\n"
