@@ -10,7 +10,8 @@ import signal
 import stat
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -86,7 +87,31 @@ def _guard(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineErrors(click.Group):
+    """The root command: a usage error (an option's bad value, a missing argument, an unknown command) is one
+    line on stderr, exit 2, like every other error; click's own display is three (usage, hint, error)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        with _one_line():
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _one_line():  # the commands' own arguments are read here
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _one_line() -> Iterator[None]:
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # no arguments at all: the help, as click shows it
+    except click.UsageError as e:
+        where = e.ctx.command_path if e.ctx is not None else "rulediff"
+        raise InputError(f"{e.format_message()} (see '{where} -h')") from None
+
+
+@click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulediff")
 @click.option("--debug", is_flag=True, help="Show the full traceback when something fails.")
 @click.option(
