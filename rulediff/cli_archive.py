@@ -436,7 +436,10 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
             if done >= total:
                 bar.__exit__(None, None, None)
 
-        stats = build_site(arc, output, progress=progress, force=force)
+        def waiting() -> None:
+            click.echo(f"rulediff: waiting for another build of {output} to end", err=True)
+
+        stats = build_site(arc, output, progress=progress, force=force, on_wait=waiting)
     click.echo(
         f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
         f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"

@@ -46,15 +46,21 @@ class Page:
 
 
 def build_site(
-    arc: Archive, out: str | os.PathLike[str], progress: Progress | None = None, *, force: bool = False
+    arc: Archive,
+    out: str | os.PathLike[str],
+    progress: Progress | None = None,
+    *,
+    force: bool = False,
+    on_wait: Callable[[], None] | None = None,
 ) -> dict[str, int]:
     """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
-    returns counts of what was written."""
+    returns counts of what was written. ``on_wait`` is called once if another build of ``out`` makes this
+    one wait for more than a second."""
     root = Path(out)
     prepare_folder(root, force=force)
     # One build of a site at a time, each reading the archive after the one before it has ended: the writer
     # holds the site's lock from here (see sitewriter.JOURNAL).
-    w = SiteWriter(root)
+    w = SiteWriter(root, on_wait)
     try:
         arc.release_caches()  # what archiving kept in memory is not what the pages read
         # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by

@@ -191,14 +191,15 @@ class SiteWriter:
     no longer part of the site are removed, and so are its temp files. Call ``finish`` at the end of a build,
     or ``close`` when it fails."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, on_wait: Callable[[], None] | None = None) -> None:
+        """``on_wait`` is called once if another build of the site holds it for more than a second."""
         self.root = root
         self._prefix = os.path.join(root, "")  # the folder's path as text: a page's is this and its name
         self.written = 0
         self.skipped = 0
         self.seen: set[str] = set()
         self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
-        self._journal, self._writable, left = _open_journal(root)
+        self._journal, self._writable, left = _open_journal(root, on_wait)
         # A writer dropped without finish or close (a library caller's) lets the next build in when it goes.
         self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
         # Read after the lock is ours: a build that held it has saved its stamp by now.
@@ -307,7 +308,7 @@ class SiteWriter:
 JOURNAL_MOST = 64 << 20
 
 
-def _open_journal(root: Path) -> tuple[int | None, bool, list[str] | None]:
+def _open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple[int | None, bool, list[str] | None]:
     """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), whether
     this process may write it, and the pages it names: a build before this one stopped before its end (None:
     more than any build notes, so every page is made again). A site whose folder is read-only has none
@@ -339,7 +340,7 @@ def _open_journal(root: Path) -> tuple[int | None, bool, list[str] | None]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OutputError("not a plain file of the site; refusing to write through it", source=str(path))
-        _lock(fd, root)
+        _lock(fd, root, on_wait)
         chunks: list[bytes] = []
         size = 0
         while size <= JOURNAL_MOST and (chunk := os.pread(fd, 1 << 20, size)):
@@ -355,14 +356,21 @@ def _open_journal(root: Path) -> tuple[int | None, bool, list[str] | None]:
     return fd, writable, left
 
 
-def _lock(fd: int, root: Path) -> None:
-    """Lock the journal ``fd`` for this build, waiting up to LOCK_WAIT for another build of ``root``."""
-    deadline = time.monotonic() + LOCK_WAIT
+def _lock(fd: int, root: Path, on_wait: Callable[[], None] | None = None) -> None:
+    """Lock the journal ``fd`` for this build, waiting up to LOCK_WAIT for another build of ``root`` (and
+    calling ``on_wait`` once when that has taken a second)."""
+    start = time.monotonic()
+    deadline = start + LOCK_WAIT
+    told = on_wait is None
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
+            if not told and time.monotonic() > start + 1:
+                told = True
+                assert on_wait is not None
+                on_wait()
             if time.monotonic() > deadline:
                 raise OutputError(
                     f"another build has been writing this site for {LOCK_WAIT:.0f} s; try again when it ends",

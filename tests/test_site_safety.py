@@ -333,15 +333,18 @@ def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypa
     first.write("a.html", "first", key="k1")
     got: list[str] = []
 
+    told: list[str] = []
+
     def build() -> None:
-        writer = SiteWriter(root)
+        writer = SiteWriter(root, on_wait=lambda: told.append("waiting"))
         got.append(writer.stamps.get("a.html", "none"))
         writer.close()
 
     second = threading.Thread(target=build)
     second.start()
-    second.join(0.5)
+    second.join(1.5)
     assert second.is_alive() and not got  # waiting: the first has not saved its stamp yet
+    assert told == ["waiting"]  # and it said so, once
     first.finish()
     second.join(10)
     assert got == ["k1"]  # it read the stamp the first one saved
