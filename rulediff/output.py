@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -50,6 +51,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
 
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# The name of the temp file fresh_file_beside makes for a target named NAME: ".NAME.<12 hex digits>.part".
+TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{12}\.part")
 
 
 def fresh_file_beside(target: Path) -> tuple[int, str]:

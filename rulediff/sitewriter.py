@@ -9,7 +9,6 @@ import errno
 import fcntl
 import json
 import os
-import re
 import stat
 import time
 import weakref
@@ -17,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from .errors import OutputError
-from .output import NEW_FILE, fresh_file_beside
+from .output import NEW_FILE, TEMP_NAME, fresh_file_beside
 
 STAMP = ".rulediff-site.json"
 # The pages a build is about to write, one name a line, written before each page is. A build holds a lock on
@@ -26,8 +25,6 @@ STAMP = ".rulediff-site.json"
 JOURNAL = ".rulediff-site.journal"
 # How long a build waits for another one writing the same site to end.
 LOCK_WAIT = 600.0
-# The temp file a page is written through (output.fresh_file_beside): ".NAME.<12 hex digits>.part".
-_TEMP = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{12}\.part")
 
 
 def safe_relative(rel: object) -> str | None:
@@ -204,12 +201,10 @@ class SiteWriter:
         self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
         # Read after the lock is ours: a build that held it has saved its stamp by now.
         self.stamps: dict[str, str] = self._read_stamps()
-        # Pages an earlier build may have written (see finish): its stamp's, and those its journal names.
-        self.owned: set[str] = set()
-        if left is None:  # a journal too long to be a build's: nothing stamped is trusted
-            self.owned, self.stamps = set(self.stamps), {}
-            left = []
-        self.owned |= set(left)
+        if left is None:  # a journal too long to be a build's: no page stamped is trusted
+            left = list(self.stamps)
+        # Pages an earlier build may have written, beside its stamp's (see finish): those its journal names.
+        self.owned = set(left)
         for rel in left:
             self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
         if left:
@@ -239,9 +234,9 @@ class SiteWriter:
         data = memoryview("".join(f"{rel}\n" for rel in rels).encode("utf-8"))
         if self._journal is None or not data:
             return  # a site whose folder is read-only: nothing can be written there
+        if not self._writable:
+            raise OutputError("cannot write: Permission denied", source=str(self.root / JOURNAL))
         try:
-            if not self._writable:
-                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
             while data:
                 data = data[os.write(self._journal, data) :]
         except OSError as e:
@@ -276,22 +271,25 @@ class SiteWriter:
             self._release = None
         self._journal = None
 
+    def _remove_old(self, rel: str) -> None:
+        """Remove the page ``rel`` an earlier build wrote, if it is still there (only then are its folders
+        looked into, and they are never made: a bogus stamp entry by the hundred thousand costs an lstat
+        each), and only through plain folders of the site."""
+        if _existing_kind(self._prefix + rel) not in ("file", "symlink"):
+            return
+        try:
+            target = _inside(self.root, rel)
+        except OutputError:
+            return  # a stamp entry leading out of the folder removes nothing
+        try:
+            target.unlink(missing_ok=True)  # a build beside this one may have removed it first
+        except OSError as e:
+            raise OutputError(f"cannot remove an old page: {e.strerror}", source=str(target)) from None
+
     def finish(self) -> None:
         """Remove pages an earlier build wrote that this one did not, save the stamp, empty the journal."""
         for rel in sorted((set(self.stamps) | self.owned) - self.seen):
-            target: Path | None = None
-            # Only a page still there is looked into (and its folders are never made: a bogus entry by the
-            # hundred thousand costs an lstat each).
-            if _existing_kind(self._prefix + rel) in ("file", "symlink"):
-                try:
-                    target = _inside(self.root, rel)
-                except OutputError:
-                    target = None  # a stamp entry leading out of the folder removes nothing
-            if target is not None and _existing_kind(target) in ("file", "symlink"):
-                try:
-                    target.unlink(missing_ok=True)  # a build beside this one may have removed it first
-                except OSError as e:
-                    raise OutputError(f"cannot remove an old page: {e.strerror}", source=str(target)) from None
+            self._remove_old(rel)
             self.stamps.pop(rel, None)
         self.owned.clear()
         self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
@@ -339,7 +337,7 @@ def _open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tupl
             raise OutputError(f"cannot read: {e2.strerror}", source=str(path)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OutputError("not a plain file of the site; refusing to write through it", source=str(path))
+            raise OutputError(planted, source=str(path))
         _lock(fd, root, on_wait)
         chunks: list[bytes] = []
         size = 0
@@ -396,7 +394,7 @@ def _remove_temp_files(root: Path, rels: list[str]) -> None:
         except OSError:
             continue  # a folder gone (or never made): nothing of ours in it
         for entry in entries:
-            m = _TEMP.fullmatch(entry.name)
+            m = TEMP_NAME.fullmatch(entry.name)
             if m and m["name"] in names and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(entry.path)

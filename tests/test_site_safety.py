@@ -449,3 +449,26 @@ def test_the_journal_is_written_whole_whatever_each_write_takes(
     w.expect(["diff/a--b.html", "rules/702.15.html"])
     w.close()
     assert (root / ".rulediff-site.journal").read_text() == "diff/a--b.html\nrules/702.15.html\n"
+
+
+def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over its limit the journal is not read (planted, or damaged): every page the stamp names is made again,
+    and those no longer part of the site are removed."""
+    import rulediff.sitewriter as sitewriter
+
+    root = tmp_path / "site"
+    prepare_folder(root)
+    w = SiteWriter(root)
+    w.write("a.html", "a", key="ka")
+    w.write("gone.html", "gone", key="kg")
+    w.finish()
+    monkeypatch.setattr(sitewriter, "JOURNAL_MOST", 10)
+    (root / ".rulediff-site.journal").write_text("x.html\n" * 10)
+    w = SiteWriter(root)
+    assert not w.fresh_if("a.html", lambda stamped: True)
+    w.write("a.html", "a", key="ka")
+    w.finish()
+    assert not (root / "gone.html").exists() and (root / "a.html").read_text() == "a"
+    assert (root / ".rulediff-site.journal").read_text() == ""
