@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import cli_archive, cli_corrections, cli_identify, jsontext
-from .cli_base import _guard, archive_option, archive_path, main
+from .cli_base import _guard, _os_error_line, _reader_gone, _say, archive_option, archive_path, leave, main
 from .errors import RulediffError
 from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
@@ -215,6 +215,7 @@ def _looks_like_version(ref: str) -> bool:
 
 
 @main.command()
+@_guard
 def formats() -> None:
     """List the parsers, in detection order.
 
@@ -231,10 +232,21 @@ def run() -> None:
     """The ``rulediff`` program: the command line in a process of its own. What was imported to start it
     lives as long as the process, so the cyclic garbage collector stops walking it (gc.freeze), and it
     collects the young generation every 50,000 new containers instead of 700: a command makes hundreds of
-    thousands of long-lived, acyclic objects (rules, changes, rows), and each collection walks them."""
+    thousands of long-lived, acyclic objects (rules, changes, rows), and each collection walks them. It
+    ends through ``leave``: what it printed written out, the interpreter not torn down."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
-    main()
+    try:
+        main()
+        code: Any = 0
+    except SystemExit as e:
+        code = e.code
+    except OSError as e:
+        # Outside every command's guard: --version or --help written to a full disk or a closed pipe.
+        code = 0 if isinstance(e, BrokenPipeError) and _reader_gone() else 2
+        if code:
+            _say(_os_error_line(e))
+    leave(code)
 
 
 __all__ = ["cli_archive", "cli_corrections", "cli_identify", "main", "run"]

@@ -577,3 +577,38 @@ def test_a_broken_pipe_that_is_not_the_output_is_an_error(tmp_path: Path) -> Non
     rc, out, err = _run_python(code, tmp_path)
     assert rc == 2, (out, err)
     assert err.count("\n") == 1 and "Broken pipe (not the output" in err, err
+
+
+def _run_to(path: str, args: list[str], cwd: Path) -> tuple[int, str]:
+    """``rulediff ARGS`` as a program, its standard output written to ``path``; (exit code, stderr)."""
+    import subprocess
+    import sys
+
+    with open(path, "w") as out:
+        done = subprocess.run([sys.executable, "-m", "rulediff", *args], stdout=out, stderr=subprocess.PIPE, cwd=cwd)
+    return done.returncode, done.stderr.decode()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "args",
+    [["parse", str(TINY), "--json"], ["parse", str(TINY)], ["formats"], ["--version"], ["--help"]],
+    ids=["long output", "short output", "formats", "version", "help"],
+)
+def test_standard_output_on_a_full_disk_is_named_on_one_line(args: list[str], tmp_path: Path) -> None:
+    """Output written to a full disk: one line naming standard output, exit 2. Short outputs fail only when
+    the process flushes them at its end; --version and formats were tracebacks, a command's error named no
+    file ("rulediff: No space left on device")."""
+    rc, err = _run_to("/dev/full", args, tmp_path)
+    assert rc == 2, err
+    assert err == "rulediff: error: standard output: No space left on device\n", err
+
+
+def test_a_program_run_writes_all_its_output(tmp_path: Path) -> None:
+    """The program ends without tearing the interpreter down (cli_base.leave): what it printed is all there,
+    byte for byte what the command gives in-process."""
+    rc, err = _run_to(str(tmp_path / "out.json"), ["parse", str(TINY), "--json"], tmp_path)
+    assert rc == 0 and err == ""
+    want = CliRunner().invoke(main, ["parse", str(TINY), "--json"])
+    assert want.exit_code == 0
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == want.output
