@@ -4,9 +4,12 @@ the bytes land atomically (written beside the target, then renamed), so no half-
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import re
 import secrets
+import stat
+import time
 from pathlib import Path
 
 from .errors import OutputError
@@ -27,18 +30,24 @@ def check_target(path: str | os.PathLike[str], force: bool) -> Path:
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
-    """Write ``data`` to ``path`` all at once or not at all."""
+    """Write ``data`` to ``path`` all at once or not at all.
+
+    The temp file is locked while it is written. A writer killed meanwhile (kill -9, the OOM killer, a machine
+    that stops) leaves it behind, unlocked: the next write of the same target removes it."""
     p = check_target(path, force)
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    _remove_leftovers(p)
     try:
         fd, tmp = fresh_file_beside(p)
     except OSError as e:
         raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
+    _lock(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        # The file stays open, and locked, until it has its name.
+        with os.fdopen(fd, "wb", closefd=False) as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            os.fsync(fd)
         if p.is_file():  # a file replaced keeps its mode; a new one has a plain open()'s
             os.chmod(tmp, p.stat().st_mode & 0o777)
         os.replace(tmp, p)
@@ -47,7 +56,52 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
         if isinstance(e, OSError):  # disk full, quota, I/O: one line naming the file, nothing left behind
             raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
         raise
+    finally:
+        os.close(fd)
     return p
+
+
+def _lock(fd: int) -> bool:
+    """Lock the temp file open as ``fd`` (an exclusive flock) without waiting; False when it is locked by
+    another process or the file system has no locks."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+# A temp file younger than this is never taken for a leftover: its writer may not have locked it yet.
+LEFTOVER_AGE = 10.0  # seconds
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Remove the temp files of ``target`` that writers killed while writing left behind: regular files of
+    fresh_file_beside's names for it, older than LEFTOVER_AGE, that no process holds locked. Nothing else in
+    the folder is touched, and what cannot be looked at is left as it is."""
+    folder = target.parent if str(target.parent) else Path(".")
+    prefix = f".{target.name}."
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.name.endswith(".part")]
+    except OSError:
+        return
+    now = time.time()
+    for e in entries:
+        m = TEMP_NAME.fullmatch(e.name)
+        if m is None or m["name"] != target.name:
+            continue
+        try:
+            fd = os.open(e.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue  # a symlink (none of ours), or gone
+        try:
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > LEFTOVER_AGE and _lock(fd):
+                os.unlink(e.path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
