@@ -236,16 +236,22 @@ def run() -> None:
     ends through ``leave``: what it printed written out, the interpreter not torn down."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    stdout = sys.stdout
     try:
         main()
         code: Any = 0
     except SystemExit as e:
         code = e.code
+        if sys.stdout is not stdout:
+            # click met a broken pipe outside every command (--help, --version) and exited 1, having put a
+            # wrapper round standard output: a reader that went away, or else an error, as in a command.
+            code = 0 if _reader_gone() else 2
+            if code:
+                _say("standard output: Broken pipe")
     except OSError as e:
-        # Outside every command's guard: --version or --help written to a full disk or a closed pipe.
-        code = 0 if isinstance(e, BrokenPipeError) and _reader_gone() else 2
-        if code:
-            _say(_os_error_line(e))
+        # Outside every command's guard: --version or --help written to a full disk.
+        code = 2
+        _say(_os_error_line(e))
     leave(code)
 
 

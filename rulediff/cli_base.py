@@ -68,7 +68,8 @@ def leave(code: Any) -> None:
     would be freed object by object for nothing (0.04-0.06 s of a long jump's ``diff --format json``). Everything a
     command writes to a file is closed by the command itself (output files, the archive, the site's
     journal); worker processes leave when this one has gone (workers.py). Standard output is flushed here: a
-    full disk or a broken pipe at that point is reported as one line, as inside a command."""
+    full disk or a broken pipe at that point is reported as one line, as inside a command. Under a profiler,
+    a tracer (coverage) or Python's development mode, the interpreter ends as usual, so that they report."""
     if code is None:
         code = 0
     elif not isinstance(code, int):
@@ -88,6 +89,8 @@ def leave(code: Any) -> None:
     with suppress(OSError, ValueError):
         if sys.stderr is not None:
             sys.stderr.flush()
+    if sys.getprofile() is not None or sys.gettrace() is not None or sys.flags.dev_mode:
+        sys.exit(code)
     os._exit(code)
 
 

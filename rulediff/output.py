@@ -4,7 +4,6 @@ the bytes land atomically (written beside the target, then renamed), so no half-
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import re
 import secrets
@@ -13,6 +12,11 @@ import time
 from pathlib import Path
 
 from .errors import OutputError
+
+try:
+    import fcntl
+except ImportError:  # no flock on this system: temp files are not locked, and leftovers are never removed
+    fcntl = None  # type: ignore[assignment]
 
 
 def check_target(path: str | os.PathLike[str], force: bool) -> Path:
@@ -38,10 +42,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     raw = data.encode("utf-8") if isinstance(data, str) else data
     _remove_leftovers(p)
     try:
-        fd, tmp = fresh_file_beside(p)
+        fd, tmp = _fresh_locked(p)
     except OSError as e:
         raise OutputError(f"cannot write: {e.strerror}", source=str(p)) from None
-    _lock(fd)
     try:
         # The file stays open, and locked, until it has its name.
         with os.fdopen(fd, "wb", closefd=False) as fh:
@@ -64,11 +67,33 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
 def _lock(fd: int) -> bool:
     """Lock the temp file open as ``fd`` (an exclusive flock) without waiting; False when it is locked by
     another process or the file system has no locks."""
+    if fcntl is None:
+        return False
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return False
     return True
+
+
+def _fresh_locked(target: Path) -> tuple[int, str]:
+    """A new temp file beside ``target`` (fresh_file_beside), locked, and still at its name: a writer stopped
+    for longer than LEFTOVER_AGE between making and locking it (Ctrl-Z, a suspended machine) may find it
+    removed as a leftover by another writer; it then takes a new one."""
+    for _ in range(100):
+        fd, tmp = fresh_file_beside(target)
+        try:
+            _lock(fd)
+            try:
+                if os.stat(tmp, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                    return fd, tmp
+            except FileNotFoundError:
+                pass
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+    raise FileExistsError(errno.EEXIST, "temp files removed as fast as they are made", str(target))
 
 
 # A temp file younger than this is never taken for a leftover: its writer may not have locked it yet.
@@ -81,8 +106,13 @@ def _remove_leftovers(target: Path) -> None:
     the folder is touched, and what cannot be looked at is left as it is."""
     folder = target.parent if str(target.parent) else Path(".")
     prefix = f".{target.name}."
+    if fcntl is None:
+        return
     try:
-        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.name.endswith(".part")]
+        with os.scandir(folder) as it:
+            # A regular file by the folder's own listing, before it is opened: opening a FIFO would wake
+            # whoever waits to write to it.
+            entries = [e for e in it if e.name.startswith(prefix) and _is_plain_file(e)]
     except OSError:
         return
     now = time.time()
@@ -91,12 +121,18 @@ def _remove_leftovers(target: Path) -> None:
         if m is None or m["name"] != target.name:
             continue
         try:
-            fd = os.open(e.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            # Open for writing: on NFS, an exclusive flock needs it.
+            fd = os.open(e.path, os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
-            continue  # a symlink (none of ours), or gone
+            continue  # a symlink or anything else that is not ours, or gone
         try:
             st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > LEFTOVER_AGE and _lock(fd):
+            if (
+                stat.S_ISREG(st.st_mode)
+                and now - st.st_mtime > LEFTOVER_AGE
+                and _lock(fd)
+                and os.stat(e.path, follow_symlinks=False).st_ino == st.st_ino
+            ):
                 os.unlink(e.path)
         except OSError:
             pass
@@ -104,9 +140,16 @@ def _remove_leftovers(target: Path) -> None:
             os.close(fd)
 
 
+def _is_plain_file(e: os.DirEntry[str]) -> bool:
+    try:
+        return e.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 # The name of the temp file fresh_file_beside makes for a target named NAME: ".NAME.<12 hex digits>.part".
-TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{12}\.part")
+TEMP_NAME = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{12}\.part", re.DOTALL)
 
 
 def fresh_file_beside(target: Path) -> tuple[int, str]:

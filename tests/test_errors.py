@@ -612,3 +612,30 @@ def test_a_program_run_writes_all_its_output(tmp_path: Path) -> None:
     want = CliRunner().invoke(main, ["parse", str(TINY), "--json"])
     assert want.exit_code == 0
     assert (tmp_path / "out.json").read_text(encoding="utf-8") == want.output
+
+
+def test_help_into_a_pipe_whose_reader_has_gone_ends_quietly(tmp_path: Path) -> None:
+    """--help and --version are written outside every command, where click turned a broken pipe into exit 1."""
+    import subprocess
+    import sys
+
+    for args in (["--help"], ["--version"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rulediff", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # gone before the program has started
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        assert proc.wait(timeout=60) == 0 and err == "", (args, err)
+
+
+def test_a_profiler_still_reports(tmp_path: Path) -> None:
+    """The program skips the interpreter's teardown (cli_base.leave), except under a profiler or tracer."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-m", "rulediff", "formats"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0 and "function calls" in done.stdout, done.stdout[-500:]

@@ -81,3 +81,38 @@ def test_only_old_unlocked_temp_files_of_the_same_target_go(tmp_path: Path) -> N
     assert not old.exists()
     assert young.exists() and other.exists() and unlike.exists() and planted.is_symlink()
     assert keep.read_text() == "kept"
+
+
+def test_a_fifo_named_like_a_temp_file_is_not_opened(tmp_path: Path) -> None:
+    """Opening a FIFO wakes a writer waiting on it: a name like a leftover's does not make it one."""
+    import threading
+
+    target = tmp_path / "changes.md"
+    fifo = tmp_path / ".changes.md.aaaaaaaaaaaa.part"
+    os.mkfifo(fifo)
+    _age(fifo)
+    opened = threading.Event()
+
+    def wait_to_write() -> None:
+        fd = os.open(fifo, os.O_WRONLY)  # blocks until a reader opens the FIFO
+        opened.set()
+        os.close(fd)
+
+    writer = threading.Thread(target=wait_to_write, daemon=True)
+    writer.start()
+    try:
+        write_atomic(target, "new")
+        assert not opened.wait(0.5), "the FIFO was opened"
+        assert fifo.exists() and target.read_text() == "new"
+    finally:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # let the writer go
+        writer.join(5)
+
+
+def test_a_leftover_of_a_name_with_a_newline_goes_too(tmp_path: Path) -> None:
+    target = tmp_path / "odd\nname.md"
+    left = tmp_path / ".odd\nname.md.0123456789ab.part"
+    left.write_text("left")
+    _age(left)
+    write_atomic(target, "new")
+    assert not left.exists() and target.read_text() == "new"
