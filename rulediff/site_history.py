@@ -31,20 +31,24 @@ def file_slug(text: str) -> str:
     return (s or "untitled")[:60]
 
 
-def history_paths(rows: list[Row], versions: list[VersionRow]) -> dict[int, str]:
+def history_paths(by_lineage: dict[int, list[Row]], versions: list[VersionRow]) -> dict[int, str]:
     """A page address per lineage, from what readers know and the archive keeps however it is rebuilt:
     the rule's number where it was last seen (``rules/702.15.html``), or its title when it never had
     one. When several lineages end under one number, the most recent keeps the plain address and the
-    others add the date of the release they ended in (``rules/702.15-until-2011-05-01.html``)."""
+    others add the date of the release they ended in (``rules/702.15-until-2011-05-01.html``).
+    ``by_lineage``: each lineage's rows in release order (RuleIndex.by_lineage)."""
     order = {v.id: k for k, v in enumerate(versions)}
     first: dict[int, tuple[int, str, str]] = {}
     last: dict[int, tuple[int, str | None, str | None]] = {}
-    for lin, vid, number, title, _ in rows:
-        k = order[vid]
-        if lin not in first or k < first[lin][0]:
-            first[lin] = (k, number or "", title or "")
-        if lin not in last or k > last[lin][0]:
-            last[lin] = (k, number, title)
+    for lin, items in by_lineage.items():
+        _, vid, number, title, _ = items[0]
+        first[lin] = (order[vid], number or "", title or "")
+        # The first of its rows in its last release (a number printed twice has two).
+        x, end = len(items) - 1, items[-1][1]
+        while x and items[x - 1][1] == end:
+            x -= 1
+        _, vid, number, title, _ = items[x]
+        last[lin] = (order[vid], number, title)
     groups: dict[str, list[int]] = {}
     for lin, (_, number, title) in last.items():
         base = number if number else "t-" + file_slug(title or "untitled")
@@ -94,45 +98,50 @@ class RuleIndex:
         per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
         for row in arc.rule_index():
             per_version[row[1]].append(row)
-        rows = [row for v in versions for row in per_version[v.id]]
-        del per_version
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
-        at: dict[int, dict[str, int]] = {v.id: {} for v in versions}
-        kids: dict[int, dict[str, list[tuple[str, int]]]] = {v.id: {} for v in versions}
-        heads: dict[int, dict[str, list[str]]] = {v.id: {} for v in versions}
+        at: dict[int, dict[str, int]] = {}
+        kids: dict[int, dict[str, list[tuple[str, int]]]] = {}
+        heads: dict[int, dict[str, list[str]]] = {}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
         alike = arc.bodies_read_alike()
-        for n, row in enumerate(rows):
-            lin, vid, number, title, body = row
-            k = order[vid]
-            span = spans.get((body, lin))
-            if span is None:
-                spans[(body, lin)] = [k, k, number, n]
-            elif k > span[1]:  # (in release order: its first release is the one it was met in)
-                span[1:] = k, number, n
-            # A page shows a body's text and examples: bodies that read alike are one to it.
-            shown = alike.get(body)
-            if shown is not None:
-                body = shown
-                row = (lin, vid, number, title, body)
-            same = by_lineage.get(lin)
-            if same is None:
-                by_lineage[lin] = [row]
-            else:
-                same.append(row)
-            if number:
-                book = at[vid]
-                if number not in book:
-                    book[number] = lin
-                parent = parents.get(number, "")
-                if parent == "":
-                    parent = parents[number] = _parent_number(number)
-                if parent is not None and "." in parent:  # a subrule of a rule: read with it
-                    kids[vid].setdefault(parent, []).append((number, body))
-                elif parent is not None:
-                    heads[vid].setdefault(parent, []).append(number)
+        n = 0  # the row's place among all rows in release order
+        # A release at a time: its position and its maps are looked up once, not once per row.
+        for k, v in enumerate(versions):
+            vid = v.id
+            book: dict[str, int] = {}
+            below: dict[str, list[tuple[str, int]]] = {}
+            head: dict[str, list[str]] = {}
+            at[vid], kids[vid], heads[vid] = book, below, head
+            for row in per_version.pop(vid):
+                lin, _, number, title, body = row
+                span = spans.get((body, lin))
+                if span is None:
+                    spans[(body, lin)] = [k, k, number, n]
+                elif k > span[1]:  # (in release order: its first release is the one it was met in)
+                    span[1:] = k, number, n
+                n += 1
+                # A page shows a body's text and examples: bodies that read alike are one to it.
+                shown = alike.get(body)
+                if shown is not None:
+                    body = shown
+                    row = (lin, vid, number, title, body)
+                same = by_lineage.get(lin)
+                if same is None:
+                    by_lineage[lin] = [row]
+                else:
+                    same.append(row)
+                if number:
+                    if number not in book:
+                        book[number] = lin
+                    parent = parents.get(number, "")
+                    if parent == "":
+                        parent = parents[number] = _parent_number(number)
+                    if parent is not None and "." in parent:  # a subrule of a rule: read with it
+                        below.setdefault(parent, []).append((number, body))
+                    elif parent is not None:
+                        head.setdefault(parent, []).append(number)
         sort_keys = {n: _num_key(n) for n in parents}
         for per in kids.values():
             for lst in per.values():
@@ -141,7 +150,7 @@ class RuleIndex:
         # A rule's subrules go into every history page entry as they are: a tuple, made once.
         subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
         complete = {v.id for v in versions if arc.coverage(v.id).complete}
-        paths = history_paths(rows, versions)
+        paths = history_paths(by_lineage, versions)
         return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
 
     def lineage_at(self, vid: int, number: str) -> int | None:
