@@ -44,7 +44,7 @@ def write_glossary_pages(
     newest = len(versions) - 1
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
-    for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
+    for vid, _pos, term, text in arc.glossary_in_order(v.id for v in versions):
         key = keys.get(term)
         if key is None:
             key = keys[term] = term_key(term)

@@ -58,7 +58,7 @@ def term_history(arc: Archive, query: str) -> TermHistory | None:
     versions = arc.versions()
     order = {v.id: k for k, v in enumerate(versions)}
     first: dict[int, tuple[str, str]] = {}
-    for vid, _pos, term, text in sorted(arc.glossary_rows(), key=lambda r: (order[r[0]], r[1])):
+    for vid, _pos, term, text in arc.glossary_in_order(v.id for v in versions):
         if term_key(term) == key:
             first.setdefault(order[vid], (term, text))  # a term listed twice: its first entry speaks
     if not first:

@@ -114,6 +114,18 @@ class QueryingArchive(AligningArchive):
             for vid, pos, term, text in self.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
+    def glossary_in_order(self, version_ids: Iterable[int]) -> Iterator[tuple[int, int, str, str]]:
+        """``glossary_rows`` of the versions ``version_ids``, in that order, each version's in its own order
+        (by position): read in the table's key order and put in release order a version at a time, with no
+        sort of every row (67,000 for the official releases)."""
+        per: dict[int, list[tuple[int, int, str, str]]] = {vid: [] for vid in version_ids}
+        for row in self.db.execute("SELECT version_id, pos, term, text FROM glossary ORDER BY version_id, pos"):
+            bucket = per.get(row[0])
+            if bucket is not None:
+                bucket.append(row)
+        for rows in per.values():
+            yield from rows
+
     def search_texts(self) -> dict[int, str]:
         """Body id -> its searchable text (what the site's search index holds)."""
         return dict(self.db.execute("SELECT id, search FROM bodies").fetchall())
