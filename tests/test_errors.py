@@ -639,3 +639,89 @@ def test_a_profiler_still_reports(tmp_path: Path) -> None:
         [sys.executable, "-m", "cProfile", "-m", "rulediff", "formats"], capture_output=True, text=True, cwd=tmp_path
     )
     assert done.returncode == 0 and "function calls" in done.stdout, done.stdout[-500:]
+
+
+# -- reading an archive another process holds, or one whose last commits sit in its log -----------------------
+
+# Holds the archive locked (exclusive locking mode) after committing a change, and says so on stdout.
+_HOLDER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA locking_mode = EXCLUSIVE")
+db.execute("BEGIN EXCLUSIVE")
+db.execute("DELETE FROM versions WHERE id = (SELECT max(id) FROM versions)")
+db.execute("COMMIT")
+db.execute("SELECT count(*) FROM versions").fetchone()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_archive_another_process_holds_is_busy_not_read_as_it_stands(
+    tmp_path: Path, small_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file as it stands lacks what the holder committed to its log (or holds what it has not): reading it
+    immutable (meant for read-only file systems) answered with a release the holder had removed, exit 0."""
+    import shutil
+    import subprocess
+    import sys
+
+    import rulediff.archive.core as core
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    monkeypatch.setattr(core, "BUSY_WAIT", 0.2)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(archive)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        r = CliRunner().invoke(main, ["--archive", str(archive), "archive", "list"])
+        assert r.exit_code == 2, r.output
+        assert r.stderr.count("\n") == 1 and "the archive is busy" in r.stderr and str(archive) in r.stderr
+    finally:
+        holder.communicate("", timeout=60)
+
+
+def test_last_commits_in_the_log_on_a_read_only_file_system_are_not_dropped(
+    tmp_path: Path, small_archive: Path
+) -> None:
+    """An archive copied with its write-ahead log (a reader kept the log from being copied into the file) onto a
+    file system mounted read-only: the file alone lacks the last release added, and was listed without it."""
+    import shutil
+    import sqlite3
+    import subprocess
+
+    from rulediff.archive import Archive
+
+    src = tmp_path / "src" / "a.sqlite"
+    src.parent.mkdir()
+    shutil.copy(small_archive, src)
+    reader = sqlite3.connect(src)
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM versions").fetchone()  # a snapshot the log must keep
+        with Archive.open(src) as arc:
+            arc.add_file(SMALL[2])
+        assert Path(f"{src}-wal").stat().st_size > 0
+        disk = tmp_path / "disk"
+        disk.mkdir()
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True)
+        if mount.returncode != 0:
+            pytest.skip(
+                f"cannot mount a tmpfs here: {mount.stderr.decode(errors='replace').strip() or 'not permitted'}"
+            )
+        try:
+            shutil.copy(src, disk / "a.sqlite")
+            shutil.copy(f"{src}-wal", disk / "a.sqlite-wal")
+        finally:
+            reader.close()
+        try:
+            subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+            r = CliRunner().invoke(main, ["--archive", str(disk / "a.sqlite"), "archive", "list"])
+            assert r.exit_code == 2, r.output
+            assert r.stderr.count("\n") == 1 and "a.sqlite-wal" in r.stderr and "read-only" in r.stderr, r.stderr
+        finally:
+            subprocess.run(["umount", str(disk)], check=False)
+    finally:
+        reader.close()

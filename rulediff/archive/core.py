@@ -29,6 +29,8 @@ from .ingest import Parsed, Prepared, Preparer, read_and_parse
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
 
+# Seconds a command waits for another process to release the archive before it says the archive is busy.
+BUSY_WAIT = 30.0
 # Files parsed ahead of the one being stored: enough to keep the worker busy, few enough to keep memory flat.
 PARSE_AHEAD = 2
 # SQLite's page cache while adding several files, in KiB (as a negative cache_size says it).
@@ -366,7 +368,7 @@ def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
     src = str(p)
     try:
         # A plain file name, never a "file:" URI: '#', '?' and '%' in a name stay part of the name.
-        db = sqlite3.connect(src, isolation_level=None, timeout=30)
+        db = sqlite3.connect(src, isolation_level=None, timeout=BUSY_WAIT)
     except sqlite3.Error as e:
         raise ArchiveError(f"cannot open the archive: {environment_error(e)}", source=src) from None
     try:
@@ -376,10 +378,17 @@ def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
         if not p.exists():
             raise
         # A full disk or a read-only folder leaves no room for the log's shared index: read alone, with
-        # the index in memory (exclusive locking); on a read-only file system nobody can be writing, so
-        # read the file as it stands. Path.as_uri() escapes '#', '?' and '%'.
-        for uri, pragma in ((src, "PRAGMA locking_mode = EXCLUSIVE"), (p.resolve().as_uri() + "?immutable=1", "")):
-            db = sqlite3.connect(uri, isolation_level=None, timeout=30, uri=uri != src)
+        # the index in memory (exclusive locking). On a read-only file system nobody can be writing, so the
+        # file is read as it stands (immutable) -- but only there: on another, the file is locked by a
+        # writer, and as it stands it may hold that writer's unfinished transaction or lack its last
+        # commits. Path.as_uri() escapes '#', '?' and '%'.
+        tries = [(src, "PRAGMA locking_mode = EXCLUSIVE")]
+        if _read_only_file_system(p):
+            tries.append((p.resolve().as_uri() + "?immutable=1", ""))
+        for uri, pragma in tries:
+            if not pragma:
+                _no_unread_log(p)
+            db = sqlite3.connect(uri, isolation_level=None, timeout=BUSY_WAIT, uri=uri != src)
             try:
                 if pragma:
                     db.execute(pragma)
@@ -387,3 +396,26 @@ def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
             except (ArchiveError, sqlite3.Error):
                 db.close()
         raise first from None
+
+
+def _read_only_file_system(p: Path) -> bool:
+    try:
+        return bool(os.statvfs(p).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError, ValueError):
+        return False
+
+
+def _no_unread_log(p: Path) -> None:
+    """Refuse to read ``p`` as it stands when its write-ahead log holds something: commits a process made
+    and no checkpoint has copied into the file yet, which a read-only file system keeps from being read."""
+    log = Path(f"{p}-wal")
+    try:
+        size = log.stat().st_size
+    except OSError:
+        return
+    if size:
+        raise ArchiveError(
+            f"its last changes are in {log.name}, which cannot be read on a read-only file system; "
+            "copy both files to a writable folder and open the copy",
+            source=str(p),
+        )
