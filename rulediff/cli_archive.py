@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import jsontext
-from .cli_base import _guard, archive_option, archive_path, main, progress_bar
+from .cli_base import _guard, archive_option, archive_path, as_text, main, progress_bar
 from .errors import ArchiveError
 
 # The library is imported inside each command: `rulediff diff` and `rulediff --help` load this module
@@ -181,7 +181,7 @@ def archive_export() -> None:
 
 
 @main.command()
-@click.argument("query")
+@click.argument("query", callback=as_text)
 @click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
 @click.option("--glossary", is_flag=True, help="QUERY is a glossary term (the default tries rules first).")
 @click.option("--substantive", is_flag=True, help="Hide steps that changed only typography or cross-references.")
@@ -208,6 +208,8 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
     from .terms import term_history
 
     with _open(create=False) as arc:
+        if as_of is not None:
+            arc.version_before(as_of)  # a date that is none, or before every release, is said as such
         term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
         if glossary and term is None:
             raise ArchiveError(f"no glossary term {query!r} in any archived version", source=str(arc.path))
@@ -320,7 +322,7 @@ def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]
 
 
 @main.command()
-@click.argument("query")
+@click.argument("query", callback=as_text)
 @click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
 @click.option("--only", "only", is_flag=True, help="Just this node, without the subrules below it.")
 @archive_option
@@ -358,7 +360,7 @@ def show(query: str, as_of: str | None, only: bool) -> None:
 
 
 @main.command()
-@click.argument("phrase")
+@click.argument("phrase", callback=as_text)
 @click.option("--json", "as_json", is_flag=True, help='One JSON object per hit ("kind": rule or glossary).')
 @archive_option
 @_guard

@@ -201,6 +201,14 @@ def _terminated(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+def as_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A query typed on the command line as text: bytes that are not UTF-8 (which the system hands over as
+    lone surrogates, which no stored text holds and SQLite cannot take) read as U+FFFD."""
+    if value is None:
+        return None
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def archive_path() -> str | None:
     """The --archive given to the command line (None: the default)."""
     obj = click.get_current_context().find_root().obj

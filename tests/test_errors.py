@@ -5,6 +5,7 @@ with --strict."""
 from __future__ import annotations
 
 import codecs
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -336,6 +337,25 @@ CASES = [
         lambda t: _archived(t, "show", "100.1", "--as-of", "2026-02-30"),
         2,
         "--as-of '2026-02-30': no such day",
+    ),
+    Case(
+        # (it was taken for "no such rule": the query was then answered as a glossary term, exit 0)
+        "--as-of in words, for a glossary term",
+        lambda t: _archived(t, "history", "ability", "--as-of", "yesterday"),
+        2,
+        "--as-of 'yesterday': not a date",
+    ),
+    Case(
+        "--as-of before every release, for a glossary term",
+        lambda t: _archived(t, "history", "ability", "--as-of", "1900-01-01"),
+        2,
+        "no archived version in force on 1900-01-01",
+    ),
+    Case(
+        "a query that is not UTF-8",
+        lambda t: _archived(t, "history", os.fsdecode(b"\xff")),
+        2,
+        "search needs at least one word",
     ),
     Case("diff -o onto a FIFO, even with --force", _fifo_output, 2, "device, FIFO or socket"),
     Case("an effective date that is no day (February 30)", _impossible_date, 0, "no effective date found"),
