@@ -745,3 +745,81 @@ def test_last_commits_in_the_log_on_a_read_only_file_system_are_not_dropped(
             subprocess.run(["umount", str(disk)], check=False)
     finally:
         reader.close()
+
+
+# Holds the archive's write lock (an open write transaction) until its input closes; readers go on.
+_WRITER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("writing", flush=True)
+sys.stdin.read()
+db.execute("ROLLBACK")
+"""
+
+
+# Never neighbours: their alignment is worked out on request, and kept if it can be.
+_DIFF_TWO_ARCHIVED = ["diff", "2006-10-01", "2019-01-25", "--format", "json"]
+
+
+def _three_versions(small_archive: Path, archive: Path) -> None:
+    import shutil
+
+    from rulediff.archive import Archive
+
+    shutil.copy(small_archive, archive)
+    with Archive.open(archive) as arc:
+        arc.add_file(SMALL[3])
+
+
+def test_a_diff_of_two_archived_versions_answers_while_another_process_writes(
+    tmp_path: Path, small_archive: Path
+) -> None:
+    """The answer is worked out first and kept only if the archive can take it at once: it waited for the
+    writer (30 s), then failed with 'the archive is busy' although the answer was ready."""
+    import hashlib
+    import subprocess
+    import sys
+    import time
+
+    archive = tmp_path / "a.sqlite"
+    _three_versions(small_archive, archive)
+    before = hashlib.sha256(archive.read_bytes()).hexdigest()
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(archive)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "writing"
+        t = time.monotonic()
+        r = CliRunner().invoke(main, ["--archive", str(archive), *_DIFF_TWO_ARCHIVED])
+        assert r.exit_code == 0, r.output
+        assert time.monotonic() - t < 20, "it waited for the writer"
+        assert '"changes"' in r.stdout
+    finally:
+        writer.communicate("", timeout=60)
+    assert hashlib.sha256(archive.read_bytes()).hexdigest() == before
+
+
+def test_a_diff_of_two_archived_versions_answers_on_a_full_disk(tmp_path: Path, small_archive: Path) -> None:
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True)
+    if mount.returncode != 0:
+        why = mount.stderr.decode(errors="replace").strip() or "not permitted"
+        pytest.skip(f"cannot mount a tmpfs here: {why}")
+    try:
+        archive = disk / "a.sqlite"
+        _three_versions(small_archive, archive)
+        with open(disk / "filler", "wb", buffering=0) as fh:  # the rest of the disk
+            try:
+                while True:
+                    fh.write(b"\0" * 4096)
+            except OSError:
+                pass
+        r = CliRunner().invoke(main, ["--archive", str(archive), *_DIFF_TWO_ARCHIVED])
+        assert r.exit_code == 0, r.output
+        assert '"changes"' in r.stdout
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)

@@ -110,17 +110,33 @@ class AligningArchive(CorrectionsBase):
                     al = align(self.document(a), self.document(b))
                 self._alignments[(a, b)] = al
                 return al
+        # Worked out before the archive is written (no writer waits a long jump's second for it), then kept
+        # if the archive can take it at once: a read-only or full archive, or one another process is writing,
+        # still answers; it just does not keep the answer.
+        al = align(self.document(a), self.document(b))
+        self._keep_on_request(a, b, al)
+        self._alignments[(a, b)] = al
+        return al
+
+    def _keep_on_request(self, a: int, b: int, al: Alignment) -> None:
+        blob, summary, pairs = encode_alignment(al)
+        (wait,) = self.db.execute("PRAGMA busy_timeout").fetchone()
+        self.db.execute("PRAGMA busy_timeout = 0")
         try:
             with self.transaction():
-                self.ensure_alignment(a, b, "on request")
+                if self.has_alignment(a, b):
+                    return  # another process stored it meanwhile (the same engine: the same answer)
+                self.db.execute(
+                    "INSERT INTO alignments(old_id, new_id, role, summary, data, engine) VALUES (?,?,?,?,?,?)",
+                    (a, b, "on request", summary, blob, engine_version()),
+                )
+            self._pairs_cache[(a, b)] = pairs
         except sqlite3.OperationalError as e:
-            if "readonly" not in str(e).lower():
+            low = str(e).lower()
+            if not any(w in low for w in ("readonly", "read-only", "full", "locked", "busy")):
                 raise
-            # A read-only archive still answers; it just cannot keep the answer.
-            self._alignments[(a, b)] = align(self.document(a), self.document(b))
-        if (a, b) not in self._alignments:  # another process stored it first
-            return self.alignment(f"#{a}", f"#{b}")
-        return self._alignments[(a, b)]
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def pairs(self, a: int, b: int) -> list[Pair]:
         """(kind, old positions, new positions) of a stored alignment, without rebuilding documents."""
