@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__
-from .errors import RulediffError
+from .errors import DamagedArchiveError, RulediffError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -120,6 +120,8 @@ def _guard(fn: F) -> F:
         except RulediffError as e:
             if debug:
                 traceback.print_exc()
+            if isinstance(e, DamagedArchiveError) and e.source is None:
+                e = DamagedArchiveError(e.message, source=_archive_named())  # the reader knows no path
             raise InputError(e.one_line()) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
             raise
@@ -207,6 +209,13 @@ def as_text(ctx: click.Context, param: click.Parameter, value: str | None) -> st
     if value is None:
         return None
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _archive_named() -> str:
+    """The archive file this command uses."""
+    from .archive.rows import default_path
+
+    return archive_path() or str(default_path())
 
 
 def archive_path() -> str | None:

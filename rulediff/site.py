@@ -276,9 +276,9 @@ def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:
                 cache[rel] = set()
                 return cache[rel]
             key = part_key("ids", [rel, st.st_size, st.st_mtime_ns, st.st_ino])
-            kept = parts.get(key)
-            if kept is not None:
-                cache[rel] = set(json.loads(kept))
+            kept = parts.get_json(key)
+            if isinstance(kept, list) and all(isinstance(x, str) for x in kept):
+                cache[rel] = set(kept)
             else:
                 cache[rel] = set(_ID.findall(f.read_text("utf-8")))
                 parts.put(key, json.dumps(sorted(cache[rel])))
@@ -336,11 +336,10 @@ def _summaries(
         fixes = arc.corrections(a, b)
         if fixes:
             key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
-            kept = parts.get(key)
-            if kept is None:
+            counts = parts.get_json(key)
+            if not isinstance(counts, dict):
                 missing[(a, b)] = key
                 continue
-            counts = json.loads(kept)
         out[(a, b)] = counts
     return out, missing
 

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 from markupsafe import Markup, escape
 
 from .archive import Archive
 from .archive.queries import decode_edit, encode_edit
+from .errors import DamagedArchiveError
 from .numbering import find_references
 from .sources import sources_digest
 from .textdiff import Op
@@ -208,7 +211,22 @@ class StoredParts:
             if self.known is None:
                 self.known = self.arc.site_parts(self.engine)
             data = self.known.get(key)
-        return zlib.decompress(data).decode() if data is not None else None
+        if data is None:
+            return None
+        try:
+            return zlib.decompress(data).decode()
+        except (zlib.error, UnicodeDecodeError):
+            return None  # a damaged entry of this cache: worked out again, as a missing one is
+
+    def get_json(self, key: str) -> Any:
+        """The kept value of ``key`` read as JSON; None when none is kept, or what is kept does not read."""
+        got = self.get(key)
+        if got is None:
+            return None
+        try:
+            return json.loads(got)
+        except (ValueError, RecursionError):
+            return None
 
     def put(self, key: str, part: str) -> None:
         """Keep ``part`` (a rendered step, or what a build read off a page it wrote), saved with the steps."""
@@ -235,7 +253,12 @@ class StoredEdits:
             self.known = self.arc.edit_keys(self.engine)
         if key in self.new:
             return decode_edit(self.new[key])
-        return self.arc.edit(key, self.engine) if key in self.known else None
+        if key not in self.known:
+            return None
+        try:
+            return self.arc.edit(key, self.engine)
+        except DamagedArchiveError:
+            return None  # a damaged entry of this cache: worked out again, as a missing one is
 
     def put(self, key: str, edit: Edit) -> None:
         # Kept encoded: a whole build's edits as objects would weigh far more than their compressed rows.

@@ -133,8 +133,8 @@ class StepMaker:
         return steps
 
     def kept(self, key: str) -> dict[str, Any] | None:
-        got = self.parts.get(key)
-        return json.loads(got) if got is not None else None
+        got = self.parts.get_json(key)
+        return got if isinstance(got, dict) else None
 
     def checked(
         self, kept: dict[str, Any], lin: Lineage, page_ids: Callable[[str], set[str]]

@@ -823,3 +823,60 @@ def test_a_diff_of_two_archived_versions_answers_on_a_full_disk(tmp_path: Path, 
         assert '"changes"' in r.stdout
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+# -- an archive whose rows hold what rulediff did not write -------------------------------------------------
+
+DAMAGE = [
+    ("a version's extras", "UPDATE versions SET extra = 'x' WHERE id = 2", ["show", "100.1"]),
+    ("a version's extras, a field gone", "UPDATE versions SET extra = '{}' WHERE id = 2", ["show", "100.1"]),
+    (
+        "a rule's examples",
+        "UPDATE bodies SET examples = '{not json' WHERE examples IS NOT NULL",
+        ["diff", "2006-10-01", "2014-07-18"],
+    ),
+    ("an alignment's counts", "UPDATE alignments SET summary = 'nope'", ["archive", "list"]),
+    ("an alignment", "UPDATE alignments SET data = x'deadbeef'", ["history", "100.1"]),
+]
+
+
+@pytest.mark.parametrize(("what", "sql", "command"), DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_a_damaged_row_is_said_on_one_line_naming_the_archive(
+    what: str, sql: str, command: list[str], tmp_path: Path, small_archive: Path
+) -> None:
+    """A value that does not read back (changed outside rulediff, or damaged inside a row, which SQLite's own
+    checks do not see) was an internal error (exit 1) naming no file."""
+    import shutil
+    import sqlite3
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    db = sqlite3.connect(archive, isolation_level=None)
+    assert db.execute(sql).rowcount > 0
+    db.close()
+    r = CliRunner().invoke(main, ["--archive", str(archive), *command])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"rulediff: error: {archive}: the archive is damaged: "), r.stderr
+
+
+def test_a_damaged_entry_of_the_site_caches_is_worked_out_again(tmp_path: Path, small_archive: Path) -> None:
+    """The steps and edits a build keeps in the archive are a cache: one that does not read back is made again
+    (the site equal to before), not a failed build."""
+    import shutil
+    import sqlite3
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    site = tmp_path / "site"
+    r = CliRunner().invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert r.exit_code == 0, r.output
+    before = {p.relative_to(site): p.read_bytes() for p in site.rglob("*.html")}
+    shutil.rmtree(site)
+    db = sqlite3.connect(archive, isolation_level=None)
+    assert db.execute("UPDATE site_parts SET data = x'00'").rowcount > 0
+    db.execute("UPDATE edits SET data = x'00'")
+    db.close()
+    r = CliRunner().invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert r.exit_code == 0, r.output
+    assert {p.relative_to(site): p.read_bytes() for p in site.rglob("*.html")} == before

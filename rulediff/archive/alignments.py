@@ -3,14 +3,21 @@ them, never decoded back), consecutive pairs kept in step with the order, and li
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
 from .base import rows_of
-from .codec import Pair, changes_from_blob, decode_alignment, encode_alignment, engine_version, pairs_from_blob
+from .codec import (
+    Pair,
+    changes_from_blob,
+    decode_alignment,
+    encode_alignment,
+    engine_version,
+    pairs_from_blob,
+    read_json,
+)
 from .corrections import CorrectionsBase
 from .rows import VersionRow
 
@@ -156,7 +163,8 @@ class AligningArchive(CorrectionsBase):
 
     def matcher_summaries(self) -> dict[tuple[int, int], dict[str, int]]:
         """The counts of every stored alignment as the matcher made it (no hand corrections applied)."""
-        return {(a, b): json.loads(s) for a, b, s in self.db.execute("SELECT old_id, new_id, summary FROM alignments")}
+        rows = self.db.execute("SELECT old_id, new_id, summary FROM alignments")
+        return {(a, b): read_json(s, "an alignment's counts") for a, b, s in rows}
 
     def summaries(self) -> dict[tuple[int, int], dict[str, int]]:
         """The counts of every stored alignment, a pair with hand corrections as its diff page shows it."""

@@ -4,9 +4,7 @@ Documents rebuilt from their stored rows (kept in a small cache)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,7 @@ from ..dates import check_day
 from ..errors import ArchiveError, RulediffError
 from ..model import Coverage, Document
 from ..numbering import RuleNumber
-from .codec import Encoded, Pair, coverage_from_json, document_from_parts
+from .codec import Encoded, Pair, coverage_of, document_from_parts, read_json, unzip
 from .rows import VERSION_COLS, VERSION_ORDER, Lru, VersionRow
 
 # Rebuilt documents kept in memory (a full release is a few MB of objects).
@@ -234,7 +232,7 @@ class ArchiveBase:
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)
         (blob,) = self.db.execute("SELECT raw FROM raws WHERE version_id = ?", (v.id,)).fetchone()
-        return zlib.decompress(blob)
+        return unzip(blob, "a release file")
 
     # -- documents ------------------------------------------------------------------------------
 
@@ -273,7 +271,7 @@ class ArchiveBase:
             {"label": label, "effective_date": eff, "era": era, "format": fmt, "sha256": sha, "source": source},
             rules,
             terms,
-            json.loads(extra),
+            read_json(extra, "a version"),
         )
 
     def coverage(self, vid: int) -> Coverage:
@@ -281,7 +279,7 @@ class ArchiveBase:
         if vid in self._light_cache:
             return self._light_cache[vid][0]
         (extra,) = self.db.execute("SELECT extra FROM versions WHERE id = ?", (vid,)).fetchone()
-        return coverage_from_json(json.loads(extra)["coverage"])
+        return coverage_of(extra)
 
     def light(self, vid: int) -> tuple[Coverage, list[RuleKey]]:
         """A version's coverage and (number, title, category) per rule: enough to decide coverage."""

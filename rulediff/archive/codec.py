@@ -7,14 +7,53 @@ import functools
 import hashlib
 import json
 import zlib
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
+from ..errors import DamagedArchiveError
 from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
 from ..renames import Rename
 from ..sources import sources_digest
+
+# What reading back a stored value raises when the value is not what rulediff wrote (garbage JSON, a blob that
+# does not decompress, a record of the wrong shape or missing a field, a date that is no date).
+_NOT_AS_WRITTEN = (ValueError, KeyError, TypeError, IndexError, AttributeError, zlib.error, RecursionError)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def stored(what: str) -> Callable[[_F], _F]:
+    """Read back ``what`` from the archive: a stored value that is not as written raises DamagedArchiveError
+    naming it (the command line adds the archive's path), not an internal error."""
+
+    def wrap(fn: _F) -> _F:
+        @functools.wraps(fn)
+        def read(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except _NOT_AS_WRITTEN as e:
+                raise DamagedArchiveError(
+                    f"the archive is damaged: {what} stored in it does not read back ({type(e).__name__}: {e}); "
+                    "restore a copy, or build it again from the release files"
+                ) from None
+
+        return read  # type: ignore[return-value]
+
+    return wrap
+
+
+def unzip(blob: bytes, what: str) -> bytes:
+    """``blob`` decompressed; DamagedArchiveError naming ``what`` when it does not decompress."""
+    return stored(what)(zlib.decompress)(blob)
+
+
+def read_json(text: str | bytes, what: str) -> Any:
+    """``text`` read as JSON; DamagedArchiveError naming ``what`` when it does not read."""
+    return stored(what)(json.loads)(text)
+
 
 # (title, text, norm, examples, category, notes, digest, search): a row of the bodies table, less its hash
 Body = tuple[str | None, str, str, str | None, str | None, str | None, str, str]
@@ -52,6 +91,7 @@ def coverage_json(c: Coverage) -> str:
     return json.dumps(c.as_dict(), sort_keys=True)
 
 
+@stored("a version's coverage")
 def coverage_from_json(s: str) -> Coverage:
     d = json.loads(s)
     return Coverage(
@@ -65,6 +105,13 @@ def coverage_from_json(s: str) -> Coverage:
     )
 
 
+@stored("a version's coverage")
+def coverage_of(extra: str) -> Coverage:
+    """The coverage in a version's stored extras."""
+    return coverage_from_json(json.loads(extra)["coverage"])
+
+
+@stored("a version")
 def document_from_parts(
     version: dict[str, Any],
     rules: list[tuple[Any, ...]],
@@ -156,6 +203,7 @@ def alignment_json(al: Alignment) -> str:
     )
 
 
+@stored("an alignment")
 def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
     d = json.loads(s)
     changes = [
@@ -198,16 +246,19 @@ def encode_alignment(al: Alignment) -> Encoded:
     return blob, json.dumps(al.summary(), sort_keys=True), pairs
 
 
+@stored("an alignment")
 def decode_alignment(old: Document, new: Document, blob: bytes) -> Alignment:
     return alignment_from_json(old, new, zlib.decompress(blob).decode("utf-8"))
 
 
+@stored("an alignment")
 def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str | None, bool]]:
     """(kind, old positions, new positions, nature, uncertain) of every change in a stored alignment."""
     # An alignment an older engine stored (read until refresh_alignments replaces it) has no uncertain flag.
     return [(c[0], c[1], c[2], c[3], len(c) > 8 and c[8]) for c in json.loads(zlib.decompress(blob))["changes"]]
 
 
+@stored("an alignment")
 def pairs_from_blob(blob: bytes) -> list[Pair]:
     return [(k, o, n, u) for k, o, n, _, u in changes_from_blob(blob) if o and n]
 

@@ -14,7 +14,7 @@ from ..errors import ArchiveError
 from ..textdiff import Op, Piece
 from ..timeline import Edit
 from .alignments import AligningArchive
-from .codec import examples_from_row
+from .codec import examples_from_row, stored
 
 # (version id, position, number, title, text, example texts) of one rule of a lineage
 LineageRow = tuple[int, int, str | None, str | None, str, list[str]]
@@ -37,6 +37,7 @@ class QueryingArchive(AligningArchive):
             ).fetchone()
         return int(row[0]) if row is not None and row[0] is not None else None
 
+    @stored("a rule's examples")
     def lineage_rules(self, lineage: int) -> list[LineageRow]:
         """Every rule of one lineage, in no particular order."""
         return [
@@ -69,6 +70,7 @@ class QueryingArchive(AligningArchive):
             )
         ]
 
+    @stored("a rule's examples")
     def bodies_read_alike(self) -> dict[int, int]:
         """Body id -> the first body that reads the same (its text and example texts), for the bodies that
         are not themselves the first. A body keeps the line of each of its examples, so a rule with examples
@@ -85,6 +87,7 @@ class QueryingArchive(AligningArchive):
                 out[body] = same
         return out
 
+    @stored("a rule's examples")
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
         want = sorted(set(ids))
@@ -95,6 +98,7 @@ class QueryingArchive(AligningArchive):
             out.update((i, (t, examples_from_row(e))) for i, t, e in self.db.execute(q, chunk))
         return out
 
+    @stored("a rule's examples")
     def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
         """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
         in document order; the caller keeps those below it in the number tree."""
@@ -258,6 +262,7 @@ def encode_edit(edit: Edit) -> bytes:
     return zlib.compress(json.dumps([nature, [[p.op, p.text, p.old] for p in pieces]]).encode("utf-8"), 1)
 
 
+@stored("an edit of the site's")
 def decode_edit(data: bytes) -> Edit:
     nature, pieces = json.loads(zlib.decompress(data))
     return (nature, [Piece(Op(op), text, old) for op, text, old in pieces])
