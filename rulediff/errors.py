@@ -40,6 +40,10 @@ class ArchiveError(RulediffError):
     """The archive file is missing, foreign, corrupt, or the request does not match its contents."""
 
 
+class ArchiveBusyError(ArchiveError):
+    """Another process holds the archive locked (longer than a command waits)."""
+
+
 class DamagedArchiveError(ArchiveError):
     """Something stored in the archive does not read back as rulediff wrote it: changed outside rulediff, or
     damaged on the disk inside a row (which SQLite's own checks do not see)."""

@@ -117,20 +117,28 @@ class AligningArchive(CorrectionsBase):
                     al = align(self.document(a), self.document(b))
                 self._alignments[(a, b)] = al
                 return al
+            # The two releases as this snapshot has them: what the answer is made of, and what it may be kept for.
+            old_doc, new_doc = self.document(a), self.document(b)
+            shas = self._shas(a, b)
         # Worked out before the archive is written (no writer waits a long jump's second for it), then kept
         # if the archive can take it at once: a read-only or full archive, or one another process is writing,
         # still answers; it just does not keep the answer.
-        al = align(self.document(a), self.document(b))
-        self._keep_on_request(a, b, al)
+        al = align(old_doc, new_doc)
+        self._keep_on_request(a, b, shas, al)
         self._alignments[(a, b)] = al
         return al
 
-    def _keep_on_request(self, a: int, b: int, al: Alignment) -> None:
+    def _shas(self, a: int, b: int) -> dict[int, str]:
+        return dict(self.db.execute("SELECT id, sha256 FROM versions WHERE id IN (?, ?)", (a, b)).fetchall())
+
+    def _keep_on_request(self, a: int, b: int, shas: dict[int, str], al: Alignment) -> None:
         blob, summary, pairs = encode_alignment(al)
         (wait,) = self.db.execute("PRAGMA busy_timeout").fetchone()
         self.db.execute("PRAGMA busy_timeout = 0")
         try:
             with self.transaction():
+                if self._shas(a, b) != shas:
+                    return  # a release removed, or its id given to another, while the answer was worked out
                 if self.has_alignment(a, b):
                     return  # another process stored it meanwhile (the same engine: the same answer)
                 self.db.execute(

@@ -27,7 +27,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def stored(what: str) -> Callable[[_F], _F]:
     """Read back ``what`` from the archive: a stored value that is not as written raises DamagedArchiveError
-    naming it (the command line adds the archive's path), not an internal error."""
+    naming it (the command line adds the archive's path), not an internal error. The error it met is kept as
+    the cause: ``--debug`` shows where it was raised."""
 
     def wrap(fn: _F) -> _F:
         @functools.wraps(fn)
@@ -35,14 +36,18 @@ def stored(what: str) -> Callable[[_F], _F]:
             try:
                 return fn(*args, **kwargs)
             except _NOT_AS_WRITTEN as e:
-                raise DamagedArchiveError(
-                    f"the archive is damaged: {what} stored in it does not read back ({type(e).__name__}: {e}); "
-                    "restore a copy, or build it again from the release files"
-                ) from None
+                raise damaged(what, e) from e
 
         return read  # type: ignore[return-value]
 
     return wrap
+
+
+def damaged(what: str, e: BaseException) -> DamagedArchiveError:
+    return DamagedArchiveError(
+        f"the archive is damaged: {what} stored in it does not read back ({type(e).__name__}: {e}); "
+        "restore a copy, or build it again from the release files"
+    )
 
 
 def unzip(blob: bytes, what: str) -> bytes:
@@ -154,7 +159,12 @@ def document_extra(doc: Document) -> str:
 
 def examples_from_row(examples: str | None) -> list[str]:
     """The example texts of a stored rule body."""
-    return [e[0] for e in json.loads(examples)] if examples else []
+    if not examples:
+        return []
+    try:  # (read for every body with examples: a try costs nothing, a wrapper's call would)
+        return [e[0] for e in json.loads(examples)]
+    except _NOT_AS_WRITTEN as e:
+        raise damaged("a rule's examples", e) from e
 
 
 def senses_json(senses: tuple[str, ...]) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dates import check_day, looks_like_day
-from ..errors import ArchiveError, RulediffError
+from ..errors import ArchiveBusyError, ArchiveError, RulediffError
 from ..lineage import LINEAGE_LOOKBACK
 from ..manifest import Entry
 from ..model import Document
@@ -373,19 +373,18 @@ def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
         raise ArchiveError(f"cannot open the archive: {environment_error(e)}", source=src) from None
     try:
         return db, judge(db, p)
+    except ArchiveBusyError:
+        db.close()
+        raise  # another process holds it: the file as it stands may lack its commits or hold its unfinished work
     except ArchiveError as first:
         db.close()
         if not p.exists():
             raise
-        # A full disk or a read-only folder leaves no room for the log's shared index: read alone, with
-        # the index in memory (exclusive locking). On a read-only file system nobody can be writing, so the
-        # file is read as it stands (immutable) -- but only there: on another, the file is locked by a
-        # writer, and as it stands it may hold that writer's unfinished transaction or lack its last
-        # commits. Path.as_uri() escapes '#', '?' and '%'.
-        tries = [(src, "PRAGMA locking_mode = EXCLUSIVE")]
-        if _read_only_file_system(p):
-            tries.append((p.resolve().as_uri() + "?immutable=1", ""))
-        for uri, pragma in tries:
+        # A full disk, a read-only folder or file system leaves no room for the log's shared index: read alone,
+        # with the index in memory (exclusive locking); else read the file as it stands (immutable), which
+        # nobody can be writing then -- unless its log holds commits the file lacks. Path.as_uri() escapes
+        # '#', '?' and '%'.
+        for uri, pragma in ((src, "PRAGMA locking_mode = EXCLUSIVE"), (p.resolve().as_uri() + "?immutable=1", "")):
             if not pragma:
                 _no_unread_log(p)
             db = sqlite3.connect(uri, isolation_level=None, timeout=BUSY_WAIT, uri=uri != src)
@@ -393,21 +392,18 @@ def _connect(p: Path) -> tuple[sqlite3.Connection, bool]:
                 if pragma:
                     db.execute(pragma)
                 return db, judge(db, p)
+            except ArchiveBusyError:
+                db.close()
+                raise
             except (ArchiveError, sqlite3.Error):
                 db.close()
         raise first from None
 
 
-def _read_only_file_system(p: Path) -> bool:
-    try:
-        return bool(os.statvfs(p).f_flag & os.ST_RDONLY)
-    except (OSError, AttributeError, ValueError):
-        return False
-
-
 def _no_unread_log(p: Path) -> None:
     """Refuse to read ``p`` as it stands when its write-ahead log holds something: commits a process made
-    and no checkpoint has copied into the file yet, which a read-only file system keeps from being read."""
+    and no checkpoint may have copied into the file yet, which cannot be read where the log's index cannot be
+    made (a read-only file system or folder)."""
     log = Path(f"{p}-wal")
     try:
         size = log.stat().st_size
@@ -415,7 +411,7 @@ def _no_unread_log(p: Path) -> None:
         return
     if size:
         raise ArchiveError(
-            f"its last changes are in {log.name}, which cannot be read on a read-only file system; "
+            f"its last changes are in {log.name}, which cannot be read where the archive cannot be written; "
             "copy both files to a writable folder and open the copy",
             source=str(p),
         )

@@ -37,7 +37,6 @@ class QueryingArchive(AligningArchive):
             ).fetchone()
         return int(row[0]) if row is not None and row[0] is not None else None
 
-    @stored("a rule's examples")
     def lineage_rules(self, lineage: int) -> list[LineageRow]:
         """Every rule of one lineage, in no particular order."""
         return [
@@ -70,7 +69,6 @@ class QueryingArchive(AligningArchive):
             )
         ]
 
-    @stored("a rule's examples")
     def bodies_read_alike(self) -> dict[int, int]:
         """Body id -> the first body that reads the same (its text and example texts), for the bodies that
         are not themselves the first. A body keeps the line of each of its examples, so a rule with examples
@@ -87,7 +85,6 @@ class QueryingArchive(AligningArchive):
                 out[body] = same
         return out
 
-    @stored("a rule's examples")
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
         want = sorted(set(ids))
@@ -98,7 +95,6 @@ class QueryingArchive(AligningArchive):
             out.update((i, (t, examples_from_row(e))) for i, t, e in self.db.execute(q, chunk))
         return out
 
-    @stored("a rule's examples")
     def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
         """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
         in document order; the caller keeps those below it in the number tree."""

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import ArchiveError
+from ..errors import ArchiveBusyError, ArchiveError
 from .base import environment_error
 
 APPLICATION = "rulediff-archive"
@@ -263,7 +263,7 @@ def judge(db: sqlite3.Connection, p: Path) -> bool:
     except sqlite3.DatabaseError as e:
         low = str(e).lower()
         if "locked" in low or "busy" in low:  # another process holds it: said as every busy archive is
-            raise ArchiveError(environment_error(e), source=str(p)) from None
+            raise ArchiveBusyError(environment_error(e), source=str(p)) from None
         raise ArchiveError(f"cannot read the archive: {e}", source=str(p)) from None
     if app == APPLICATION_ID or (app == 0 and marker is not None and marker[0] == APPLICATION):
         return True  # ours (archives made before the application id was set carry only the marker row)
