@@ -205,7 +205,7 @@ def _in_force(arc: Any, ref: str) -> str:
     except RulediffError:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref.strip()):
             raise
-    v = arc.version_before(ref.strip())
+    v = arc.version_before(ref.strip(), what="version")
     click.echo(f"{ref}: the version in force that day is {v.label}", err=True)
     return f"#{v.id}"
 

@@ -130,6 +130,12 @@ def _archived(tmp: Path, *command: str) -> list[str]:
     return [command[0], "--archive", str(tmp / "a.sqlite"), *command[1:]]
 
 
+def _loop(tmp: Path) -> str:
+    (tmp / "a.sqlite").symlink_to(tmp / "b.sqlite")
+    (tmp / "b.sqlite").symlink_to(tmp / "a.sqlite")
+    return str(tmp / "a.sqlite")
+
+
 def _non_utf8_name(tmp: Path) -> list[str]:
     import os
 
@@ -350,6 +356,20 @@ CASES = [
         lambda t: _archived(t, "history", "ability", "--as-of", "1900-01-01"),
         2,
         "no archived version in force on 1900-01-01",
+    ),
+    Case(
+        # (it said "--as-of", which the user never typed)
+        "diff of a day that is none",
+        lambda t: _archived(t, "diff", "2011-02-30", "2019-05-03"),
+        2,
+        "version '2011-02-30': no such day",
+    ),
+    Case(
+        # (it said "no archive here; create one")
+        "--archive naming a symlink loop",
+        lambda t: ["--archive", _loop(t), "archive", "list"],
+        2,
+        "is a symbolic link that leads to no file",
     ),
     Case(
         "a query that is not UTF-8",

@@ -218,10 +218,11 @@ class ArchiveBase:
         near = ", ".join(v.label for v in vs[-5:]) or "none yet"
         raise ArchiveError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
 
-    def version_before(self, as_of: str) -> VersionRow:
-        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before."""
+    def version_before(self, as_of: str, what: str = "--as-of") -> VersionRow:
+        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before. ``what``
+        names the day in an error (the option or argument the user gave it as)."""
         try:
-            day = check_day(as_of, what="--as-of")
+            day = check_day(as_of, what=what)
         except RulediffError as e:
             raise ArchiveError(e.message, source=str(self.path)) from None
         vs = [v for v in self.versions() if v.in_force_from <= day]

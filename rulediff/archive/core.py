@@ -55,6 +55,8 @@ class Archive(CorrectingArchive):
                 raise ArchiveError("is not a regular file; expected an archive file", source=src)
             check_magic(p)
         else:
+            if p.is_symlink():  # a link to nothing, or in a loop: not a place to read or make an archive
+                raise ArchiveError("is a symbolic link that leads to no file; expected an archive file", source=src)
             if not create:
                 raise ArchiveError("no archive here; create one with 'rulediff archive add FILE'", source=src)
             if not (p.parent if str(p.parent) else Path(".")).is_dir():
