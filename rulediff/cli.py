@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import gc
+import io
+import os
 import re
 import sys
 from pathlib import Path
@@ -228,6 +231,18 @@ def formats() -> None:
         click.echo(f"{name:<{width}}  {f.description}")
 
 
+class _ClosedOutput(io.TextIOBase):
+    """The standard output of a program started without one: Python gives None, to which click writes nothing,
+    so a command whose output went nowhere ended with exit 0. Writing to it fails as writing to a closed
+    descriptor does (no descriptor is named: the number may since belong to another file)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
+
+
 def run() -> None:
     """The ``rulediff`` program: the command line in a process of its own. What was imported to start it
     lives as long as the process, so the cyclic garbage collector stops walking it (gc.freeze), and it
@@ -236,6 +251,8 @@ def run() -> None:
     ends through ``leave``: what it printed written out, the interpreter not torn down."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    if sys.stdout is None:  # started with standard output closed (>&-): what it prints fails, as it would
+        sys.stdout = _ClosedOutput()
     stdout = sys.stdout
     try:
         main()

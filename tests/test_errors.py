@@ -954,3 +954,17 @@ def test_debug_shows_where_a_stored_value_failed_to_read(tmp_path: Path, small_a
     r = CliRunner().invoke(main, ["--debug", "--archive", str(archive), "show", "100.1"])
     assert r.exit_code == 2
     assert "JSONDecodeError" in r.stderr and "direct cause of the following exception" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args", [["parse", str(TINY)], ["--version"]], ids=["a command", "version"])
+def test_a_program_started_without_standard_output_says_so(args: list[str], tmp_path: Path) -> None:
+    """Started with standard output closed (>&-), a command that prints ended with exit 0 having printed nothing."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rulediff", *args], stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=lambda: os.close(1)
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode() == "rulediff: error: standard output: Bad file descriptor\n"
