@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .archive import Archive, VersionRow
+from .archive.codec import orphan_rule
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
 from .site_steps import Lineage, Lookup, Step, StepMaker
@@ -97,7 +98,10 @@ class RuleIndex:
         # keyword list read them in, without a sort of each.
         per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
         for row in arc.rule_index():
-            per_version[row[1]].append(row)
+            bucket = per_version.get(row[1])
+            if bucket is None:
+                raise orphan_rule(row[1])
+            bucket.append(row)
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {}

@@ -857,6 +857,8 @@ DAMAGE = [
     ),
     ("an alignment's counts", "UPDATE alignments SET summary = 'nope'", ["archive", "list"]),
     ("an alignment", "UPDATE alignments SET data = x'deadbeef'", ["history", "100.1"]),
+    # (rows that contradict one another: deleted with the database's foreign keys off, as a plain connection has them)
+    ("a rule of a version it does not have", "DELETE FROM versions WHERE id = 2", ["search", "game"]),
 ]
 
 

@@ -50,6 +50,15 @@ def damaged(what: str, e: BaseException) -> DamagedArchiveError:
     )
 
 
+def orphan_rule(vid: int) -> DamagedArchiveError:
+    """Rows that contradict one another: a rule of a version the archive does not have (deleted with the
+    database's own checks off)."""
+    return DamagedArchiveError(
+        f"the archive is damaged: it holds rules of version #{vid}, which it does not have; "
+        "restore a copy, or build it again from the release files"
+    )
+
+
 def unzip(blob: bytes, what: str) -> bytes:
     """``blob`` decompressed; DamagedArchiveError naming ``what`` when it does not decompress."""
     return stored(what)(zlib.decompress)(blob)

@@ -14,7 +14,7 @@ from ..errors import ArchiveError
 from ..textdiff import Op, Piece
 from ..timeline import Edit
 from .alignments import AligningArchive
-from .codec import examples_from_row, stored
+from .codec import examples_from_row, orphan_rule, stored
 
 # (version id, position, number, title, text, example texts) of one rule of a lineage
 LineageRow = tuple[int, int, str | None, str | None, str, list[str]]
@@ -194,7 +194,10 @@ class QueryingArchive(AligningArchive):
             for vid, number, lineage in self.db.execute(
                 "SELECT version_id, number, lineage FROM rules WHERE body_id = ?", (bid,)
             ):
-                by_lineage.setdefault(lineage, []).append((order[vid], number, bid))
+                k = order.get(vid)
+                if k is None:
+                    raise orphan_rule(vid)
+                by_lineage.setdefault(lineage, []).append((k, number, bid))
         out = []
         for lineage, seen in by_lineage.items():
             seen.sort()
