@@ -205,7 +205,7 @@ def _in_force(arc: Any, ref: str) -> str:
     try:
         arc.resolve(ref)
         return ref
-    except RulediffError:
+    except RulediffError:  # (not found, or several versions share that day: the one in force then)
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref.strip()):
             raise
     v = arc.version_before(ref.strip(), what="version")

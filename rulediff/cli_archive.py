@@ -10,7 +10,7 @@ import click
 
 from . import jsontext
 from .cli_base import _guard, archive_option, archive_path, as_text, main, progress_bar
-from .errors import ArchiveError
+from .errors import ArchiveError, NotFoundError
 
 # The library is imported inside each command: `rulediff diff` and `rulediff --help` load this module
 # but need none of the archive's SQLite layer, the site builder or the history machinery.
@@ -208,8 +208,6 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
     from .terms import term_history
 
     with _open(create=False) as arc:
-        if as_of is not None:
-            arc.version_before(as_of)  # a date that is none, or before every release, is said as such
         term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
         if glossary and term is None:
             raise ArchiveError(f"no glossary term {query!r} in any archived version", source=str(arc.path))
@@ -252,7 +250,7 @@ def _is_rule(arc: Archive, query: str, as_of: str | None) -> bool:
 
     try:
         find_lineage(arc, query, as_of, search=False)
-    except ArchiveError:
+    except NotFoundError:  # (any other error -- a date that is none, a damaged archive -- is the answer)
         return False
     return True
 

@@ -40,6 +40,10 @@ class ArchiveError(RulediffError):
     """The archive file is missing, foreign, corrupt, or the request does not match its contents."""
 
 
+class NotFoundError(ArchiveError):
+    """The archive has no rule (or term, or version) by what was asked: an answer, not a failure."""
+
+
 class ArchiveBusyError(ArchiveError):
     """Another process holds the archive locked (longer than a command waits)."""
 

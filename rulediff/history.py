@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .archive import Archive, VersionRow
-from .errors import ArchiveError
+from .errors import ArchiveError, NotFoundError
 from .lineage import HAND, UNCERTAIN, link_texts
 from .match import covers
 from .model import Document, GlossaryEntry, Rule
@@ -116,7 +116,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
         if hits:
             return int(hits[0]["lineage"])
     where = f" in force on {as_of}" if as_of else " in any archived version"
-    raise ArchiveError(f"no rule {query!r}{where}", source=str(arc.path))
+    raise NotFoundError(f"no rule {query!r}{where}", source=str(arc.path))
 
 
 def history(arc: Archive, query: str, as_of: str | None = None) -> History:

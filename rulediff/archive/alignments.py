@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..changes import Alignment, align
 from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
-from .base import rows_of
+from .base import cannot_keep, rows_of
 from .codec import (
     Pair,
     changes_from_blob,
@@ -147,8 +147,7 @@ class AligningArchive(CorrectionsBase):
                 )
             self._pairs_cache[(a, b)] = pairs
         except sqlite3.OperationalError as e:
-            low = str(e).lower()
-            if not any(w in low for w in ("readonly", "read-only", "full", "locked", "busy")):
+            if not cannot_keep(e):
                 raise
         finally:
             self.db.execute(f"PRAGMA busy_timeout = {int(wait)}")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..changes import Alignment
 from ..dates import check_day
-from ..errors import ArchiveError, RulediffError
+from ..errors import ArchiveError, NotFoundError, RulediffError
 from ..model import Coverage, Document
 from ..numbering import RuleNumber
 from .codec import Encoded, Pair, coverage_of, document_from_parts, read_json, unzip
@@ -50,6 +50,13 @@ def environment_error(e: sqlite3.Error) -> str:
     if "malformed" in low or "not a database" in low:
         return f"the archive is damaged ({msg})"
     return f"archive error: {msg}"
+
+
+def cannot_keep(e: sqlite3.Error) -> bool:
+    """Is ``e`` the archive refusing a write for now (read-only, full, or held by another process)? A cache
+    (an alignment worked out on request, the site's steps and edits) is then simply not kept."""
+    low = str(e).lower()
+    return any(w in low for w in ("readonly", "read-only", "full", "locked", "busy"))
 
 
 class MissingBodyError(Exception):
@@ -216,7 +223,7 @@ class ArchiveBase:
                     source=str(self.path),
                 )
         near = ", ".join(v.label for v in vs[-5:]) or "none yet"
-        raise ArchiveError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
+        raise NotFoundError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
 
     def version_before(self, as_of: str, what: str = "--as-of") -> VersionRow:
         """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before. ``what``

@@ -61,12 +61,18 @@ def orphan_rule(vid: int) -> DamagedArchiveError:
 
 def unzip(blob: bytes, what: str) -> bytes:
     """``blob`` decompressed; DamagedArchiveError naming ``what`` when it does not decompress."""
-    return stored(what)(zlib.decompress)(blob)
+    try:
+        return zlib.decompress(blob)
+    except _NOT_AS_WRITTEN as e:
+        raise damaged(what, e) from e
 
 
 def read_json(text: str | bytes, what: str) -> Any:
     """``text`` read as JSON; DamagedArchiveError naming ``what`` when it does not read."""
-    return stored(what)(json.loads)(text)
+    try:
+        return json.loads(text)
+    except _NOT_AS_WRITTEN as e:
+        raise damaged(what, e) from e
 
 
 # (title, text, norm, examples, category, notes, digest, search): a row of the bodies table, less its hash
@@ -265,9 +271,8 @@ def encode_alignment(al: Alignment) -> Encoded:
     return blob, json.dumps(al.summary(), sort_keys=True), pairs
 
 
-@stored("an alignment")
 def decode_alignment(old: Document, new: Document, blob: bytes) -> Alignment:
-    return alignment_from_json(old, new, zlib.decompress(blob).decode("utf-8"))
+    return alignment_from_json(old, new, unzip(blob, "an alignment").decode("utf-8"))
 
 
 @stored("an alignment")
@@ -277,7 +282,6 @@ def changes_from_blob(blob: bytes) -> list[tuple[str, list[int], list[int], str 
     return [(c[0], c[1], c[2], c[3], len(c) > 8 and c[8]) for c in json.loads(zlib.decompress(blob))["changes"]]
 
 
-@stored("an alignment")
 def pairs_from_blob(blob: bytes) -> list[Pair]:
     return [(k, o, n, u) for k, o, n, _, u in changes_from_blob(blob) if o and n]
 

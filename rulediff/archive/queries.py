@@ -14,6 +14,7 @@ from ..errors import ArchiveError
 from ..textdiff import Op, Piece
 from ..timeline import Edit
 from .alignments import AligningArchive
+from .base import cannot_keep
 from .codec import examples_from_row, orphan_rule, stored
 
 # (version id, position, number, title, text, example texts) of one rule of a lineage
@@ -155,7 +156,8 @@ class QueryingArchive(AligningArchive):
         self._store_cache("site_parts", engine, parts)
 
     def _store_cache(self, table: str, engine: str, rows: dict[str, bytes]) -> None:
-        """Keep ``rows`` of a cache table and drop other engines' rows; a read-only archive keeps none."""
+        """Keep ``rows`` of a cache table and drop other engines' rows; an archive that cannot take them now
+        (read-only, full, or another process's) keeps none."""
         try:
             with self.transaction():
                 self.db.execute(f"DELETE FROM {table} WHERE engine != ?", (engine,))
@@ -164,7 +166,7 @@ class QueryingArchive(AligningArchive):
                     [(key, engine, data) for key, data in sorted(rows.items())],
                 )
         except sqlite3.OperationalError as e:
-            if "readonly" not in str(e).lower():
+            if not cannot_keep(e):
                 raise
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
