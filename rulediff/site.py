@@ -123,7 +123,7 @@ def _build(
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress)
+        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress, pool)
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):

@@ -10,6 +10,7 @@ import pickle
 import re
 import zlib
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from .archive import Archive, VersionRow
 from .archive.codec import orphan_rule
 from .lineage import UNCERTAIN, link_texts
 from .numbering import RuleNumber
+from .site_parts import StoredEdits, StoredParts
 from .site_steps import Lineage, Lookup, Step, StepMaker
 from .templating import made_by
 
@@ -187,15 +189,18 @@ def plan_history_pages(
     w: Any,
     steps: StepMaker,
     progress: Progress | None,
+    pool: Executor | None = None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage]]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
     each step rendered or read back as rendered before: the costly part, done while the diff pages
-    render). A page's key is built from body ids (bodies that read alike as one) and its stamp names the
-    addresses its texts link to, so an unchanged lineage costs no text at all, and a lineage whose runs of
-    releases read as before costs none either."""
+    render, and shared with ``pool``'s workers when there is much of it: see ``_work_out``). A page's key is
+    built from body ids (bodies that read alike as one) and its stamp names the addresses its texts link to,
+    so an unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs
+    none either."""
     versions, order = idx.versions, idx.order
     marks = arc.all_link_marks()
     pending: list[PendingPage] = []
+    to_work: list[tuple[PendingPage, Lineage]] = []  # pages none of whose steps were kept
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
     for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
@@ -257,14 +262,84 @@ def plan_history_pages(
             # every release the lineage is linked into by weak evidence starts a step that says so
             "uncertain": bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan),
         }
-        worked = steps.work_out(lineage) if kept is None else None
-        packed = _pack(worked) if worked is not None else None
-        left = lineage if worked is None else None
-        pending.append(PendingPage(path, key, context, left, block, kept, worked, packed))
+        page = PendingPage(path, key, context, lineage, block, kept, None)
+        if kept is None:
+            to_work.append((page, lineage))
+        pending.append(page)
     if progress:
         progress("history pages", total, total)
+    _work_out(to_work, steps, pool)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
     return listing, pending
+
+
+# A build shares the working out of steps with the diff pages' workers when at least this many pages need it
+# (a full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
+# batches: enough for the three processes to end together, few enough that a batch's start costs nothing.
+SHARED_WORK = 400
+_BATCHES = 24
+
+
+def _work_out(pages: list[tuple[PendingPage, Lineage]], steps: StepMaker, pool: Executor | None) -> None:
+    """Work out the steps of ``pages`` (none kept), their parts packed. A full build's history pages are most
+    of its work and would leave a core idle once the diff pages are written: they go in batches to ``pool``,
+    queued behind the diff pages, and this process takes back the batches no worker has started, from the
+    last, and works them out itself. Where a page is worked out changes nothing it shows (``steps`` are
+    worked out from the page's lineage alone; what is kept of them only saves work)."""
+    if pool is None or len(pages) < SHARED_WORK:
+        for page, lineage in pages:
+            _worked(page, steps.work_out(lineage))
+        return
+    size = -(-len(pages) // _BATCHES)
+    batches = [pages[k : k + size] for k in range(0, len(pages), size)]
+    archive = str(steps.arc.path)
+    jobs = [
+        pool.submit(work_out_apart, archive, steps.versions, steps.diff_into, [lin for _, lin in b]) for b in batches
+    ]
+    for batch, job in zip(reversed(batches), reversed(jobs), strict=True):
+        if job.cancel():
+            for page, lineage in batch:
+                _worked(page, steps.work_out(lineage))
+    for batch, job in zip(batches, jobs, strict=True):
+        if job.cancelled():
+            continue
+        worked, edits, parts = job.result()
+        steps.memo.take(edits)
+        steps.parts.take(parts)
+        for (page, _), (done, packed) in zip(batch, worked, strict=True):
+            page.steps, page.packed, page.lineage = done, packed, None
+
+
+def _worked(page: PendingPage, steps: list[Step]) -> None:
+    page.packed = _pack(steps)
+    page.steps, page.lineage = steps, None  # worked out: its lineage can go
+
+
+# In a worker: the archive and what is kept of steps, opened at its first batch and kept for the others
+# (the workers end with the build).
+_APART: dict[str, tuple[Archive, StoredEdits, StoredParts]] = {}
+
+
+def work_out_apart(
+    archive: str, versions: list[VersionRow], diff_into: dict[int, str], lineages: list[Lineage]
+) -> tuple[list[tuple[list[Step], bytes]], dict[str, bytes], dict[str, bytes]]:
+    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``), each with its parts packed, and the
+    edits and rendered steps it worked out, for the build to keep with its own."""
+    opened = _APART.get(archive)
+    if opened is None:
+        arc = Archive.open(archive, create=False)
+        opened = _APART[archive] = (arc, StoredEdits(arc), StoredParts(arc))
+    arc, memo, parts = opened
+    maker = StepMaker(arc, versions, _no_url, diff_into, memo, parts)
+    out = []
+    for lin in lineages:
+        worked = maker.work_out(lin)
+        out.append((worked, _pack(worked)))
+    return out, memo.give(), parts.give()
+
+
+def _no_url(vid: int, number: str) -> str | None:
+    return None  # working out steps looks up no address: their links are filled in when they are written
 
 
 def write_history_pages(

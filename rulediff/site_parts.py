@@ -232,6 +232,15 @@ class StoredParts:
         """Keep ``part`` (a rendered step, or what a build read off a page it wrote), saved with the steps."""
         self.new[key] = zlib.compress(part.encode(), 1)
 
+    def take(self, entries: dict[str, bytes]) -> None:
+        """Keep what another process rendered (``give``), saved with the steps rendered here."""
+        self.new.update(entries)
+
+    def give(self) -> dict[str, bytes]:
+        """In a worker: the steps rendered since the last call, for the build to keep (``take``)."""
+        out, self.new = self.new, {}
+        return out
+
     def save(self) -> None:
         if self.new:
             self.arc.store_site_parts(self.engine, self.new)
@@ -263,6 +272,15 @@ class StoredEdits:
     def put(self, key: str, edit: Edit) -> None:
         # Kept encoded: a whole build's edits as objects would weigh far more than their compressed rows.
         self.new[key] = encode_edit(edit)
+
+    def take(self, entries: dict[str, bytes]) -> None:
+        """Keep edits another process worked out (``give``), saved with those worked out here."""
+        self.new.update(entries)
+
+    def give(self) -> dict[str, bytes]:
+        """In a worker: the edits worked out since the last call, for the build to keep (``take``)."""
+        out, self.new = self.new, {}
+        return out
 
     def save(self) -> None:
         """Store the new edits (outside the snapshot the pages were read in)."""

@@ -316,3 +316,46 @@ def test_a_diff_page_follows_a_rule_page_that_moves(tmp_path: Path, monkeypatch:
         assert "diff/2014-09-26--2015-01-23.html" not in rendered
         assert 'class="history" href="../rules/100.8.html"' in first.read_text("utf-8")
         _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
+
+
+@pytest.mark.parametrize("taken_back", [True, False], ids=["worked-out-here", "worked-out-by-workers"])
+def test_where_history_steps_are_worked_out_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken_back: bool
+) -> None:
+    """A full build shares the working out of history steps with its worker processes, in batches this
+    process takes back when no worker has started them (site_history._work_out). Here every page is shared
+    out, and every batch either taken back or left to the workers (spawned processes, every step pickled
+    there and back): the site and what the archive keeps of it are those of a build that worked out every
+    page here, one by one."""
+    from concurrent.futures import Future
+
+    from rulediff import site_history
+
+    releases = [
+        _release(tmp_path, ("July 18, 2014", "20140718"), []),
+        _release(tmp_path, ("September 26, 2014", "20140926"), [("no maximum deck", "no largest deck")]),
+        _release(tmp_path, ("January 23, 2015", "20150123"), [("no maximum deck", "no greatest deck"), _NINE]),
+    ]
+
+    def kept(arc: Archive) -> tuple[list[tuple[str, bytes]], list[bytes]]:
+        # the ids read off a page are kept by its file's inode (site._ids_on): each site has its own keys
+        parts = sorted(data for (data,) in arc.db.execute("SELECT data FROM site_parts"))
+        return sorted(arc.db.execute("SELECT key, data FROM edits")), parts
+
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in releases:
+            arc.add_file(f)
+        monkeypatch.setattr(site_history, "SHARED_WORK", 10**9)
+        build_site(arc, tmp_path / "here")
+        one_by_one = kept(arc)
+        arc.db.execute("DELETE FROM site_parts")
+        arc.db.execute("DELETE FROM edits")
+        monkeypatch.setattr(site_history, "SHARED_WORK", 1)
+        monkeypatch.setattr(site_history, "_BATCHES", 3)
+        if not taken_back:
+            monkeypatch.setattr(Future, "cancel", lambda self: False)
+        stats = build_site(arc, tmp_path / "shared")
+        assert stats["history_pages"] >= 3 * 3  # three batches of several pages
+        shared = kept(arc)
+    assert _tree(tmp_path / "here") == _tree(tmp_path / "shared")
+    assert shared == one_by_one
