@@ -99,7 +99,8 @@ def _build(
     todo = [
         p for p in pages if not w.fresh_if(p.path, functools.partial(links_hold, _page_key(p, nav, fixed), idx, newest))
     ]
-    # Diff pages render in two worker processes while this one works out the glossary and history pages;
+    # Diff pages render in two worker processes while this one works out the glossary and history pages
+    # (what is left of those once the diff pages are done, this one and a fresh worker share: see StepWork);
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
     # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
@@ -123,7 +124,8 @@ def _build(
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
         _search(arc, versions, idx, glossary, w, env)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
-        lineage_pages, pending = plan_history_pages(arc, idx, diff_into, w, steps, progress, pool)
+        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress)
+        work.here_while(lambda: not all(job.done() for job in jobs))
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
             for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
@@ -134,6 +136,7 @@ def _build(
             done += len(chunk)
             if progress:
                 progress("diff pages", done, len(todo))
+    work.rest_shared()  # the diff pages' workers are gone
     write_history_pages(pending, steps, _ids_on(root, parts), w, env)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again

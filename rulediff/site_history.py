@@ -10,7 +10,6 @@ import pickle
 import re
 import zlib
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from .numbering import RuleNumber
 from .site_parts import StoredEdits, StoredParts
 from .site_steps import Lineage, Lookup, Step, StepMaker
 from .templating import made_by
+from .workers import pool as worker_pool
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
@@ -189,11 +189,10 @@ def plan_history_pages(
     w: Any,
     steps: StepMaker,
     progress: Progress | None,
-    pool: Executor | None = None,
-) -> tuple[list[dict[str, Any]], list[PendingPage]]:
+) -> tuple[list[dict[str, Any]], list[PendingPage], StepWork]:
     """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
-    each step rendered or read back as rendered before: the costly part, done while the diff pages
-    render, and shared with ``pool``'s workers when there is much of it: see ``_work_out``). A page's key is
+    each step rendered or read back as rendered before, and the costly part: the steps to work out, done
+    while the diff pages render and after, see ``StepWork``). A page's key is
     built from body ids (bodies that read alike as one) and its stamp names the addresses its texts link to,
     so an unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs
     none either."""
@@ -268,46 +267,69 @@ def plan_history_pages(
         pending.append(page)
     if progress:
         progress("history pages", total, total)
-    _work_out(to_work, steps, pool)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
-    return listing, pending
+    return listing, pending, StepWork(to_work, steps)
 
 
-# A build shares the working out of steps with the diff pages' workers when at least this many pages need it
-# (a full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
-# batches: enough for the three processes to end together, few enough that a batch's start costs nothing.
+# A build shares the working out of steps with a worker process when at least this many pages need it (a
+# full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
+# batches: enough for the processes to end together, few enough that a batch's start costs nothing.
 SHARED_WORK = 400
 _BATCHES = 24
 
+Batch = list[tuple[PendingPage, Lineage]]
 
-def _work_out(pages: list[tuple[PendingPage, Lineage]], steps: StepMaker, pool: Executor | None) -> None:
-    """Work out the steps of ``pages`` (none kept), their parts packed. A full build's history pages are most
-    of its work and would leave a core idle once the diff pages are written: they go in batches to ``pool``,
-    queued behind the diff pages, and this process takes back the batches no worker has started, from the
-    last, and works them out itself. Where a page is worked out changes nothing it shows (``steps`` are
-    worked out from the page's lineage alone; what is kept of them only saves work)."""
-    if pool is None or len(pages) < SHARED_WORK:
-        for page, lineage in pages:
-            _worked(page, steps.work_out(lineage))
-        return
-    size = -(-len(pages) // _BATCHES)
-    batches = [pages[k : k + size] for k in range(0, len(pages), size)]
-    archive = str(steps.arc.path)
-    jobs = [
-        pool.submit(work_out_apart, archive, steps.versions, steps.diff_into, [lin for _, lin in b]) for b in batches
-    ]
-    for batch, job in zip(reversed(batches), reversed(jobs), strict=True):
-        if job.cancel():
-            for page, lineage in batch:
-                _worked(page, steps.work_out(lineage))
-    for batch, job in zip(batches, jobs, strict=True):
-        if job.cancelled():
-            continue
-        worked, edits, parts = job.result()
-        steps.memo.take(edits)
-        steps.parts.take(parts)
-        for (page, _), (done, packed) in zip(batch, worked, strict=True):
-            page.steps, page.packed, page.lineage = done, packed, None
+
+class StepWork:
+    """The history pages none of whose steps were kept, to be worked out (their parts packed) before they are
+    written: most of a full build's work. While the diff pages' workers render, this process works out
+    batches itself (``here_while``); what is left once they are done (and gone, with their memory) it
+    shares with one fresh worker (``rest_shared``), which would otherwise leave a core idle. Where a page is
+    worked out changes nothing it shows: ``steps`` are worked out from the page's lineage alone, and what is
+    kept of them only saves work."""
+
+    def __init__(self, pages: Batch, steps: StepMaker) -> None:
+        self.steps = steps
+        self.shared = len(pages) >= SHARED_WORK
+        size = -(-len(pages) // _BATCHES) if self.shared else max(1, len(pages))
+        self.batches = [pages[k : k + size] for k in range(0, len(pages), size)]
+
+    def here_while(self, busy: Callable[[], bool]) -> None:
+        """Work out batches here, from the last, while ``busy()`` says the other workers are at work; every
+        batch, when there are few pages."""
+        while self.batches and (not self.shared or busy()):
+            self._here(self.batches.pop())
+
+    def rest_shared(self) -> None:
+        """Work out the batches left: queued to one fresh worker, this process taking back, from the last,
+        those it has not started."""
+        batches, self.batches = self.batches, []
+        if len(batches) <= 1:
+            for batch in batches:
+                self._here(batch)
+            return
+        steps = self.steps
+        archive = str(steps.arc.path)
+        with worker_pool(1, spawn=True) as pool:
+            jobs = [
+                pool.submit(work_out_apart, archive, steps.versions, steps.diff_into, [lin for _, lin in b])
+                for b in batches
+            ]
+            for batch, job in zip(reversed(batches), reversed(jobs), strict=True):
+                if job.cancel():
+                    self._here(batch)
+            for batch, job in zip(batches, jobs, strict=True):
+                if job.cancelled():
+                    continue
+                worked, edits, parts = job.result()
+                steps.memo.take(edits)
+                steps.parts.take(parts)
+                for (page, _), (done, packed) in zip(batch, worked, strict=True):
+                    page.steps, page.packed, page.lineage = done, packed, None
+
+    def _here(self, batch: Batch) -> None:
+        for page, lineage in batch:
+            _worked(page, self.steps.work_out(lineage))
 
 
 def _worked(page: PendingPage, steps: list[Step]) -> None:

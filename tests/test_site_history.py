@@ -318,18 +318,20 @@ def test_a_diff_page_follows_a_rule_page_that_moves(tmp_path: Path, monkeypatch:
         _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
 
 
-@pytest.mark.parametrize("taken_back", [True, False], ids=["worked-out-here", "worked-out-by-workers"])
+@pytest.mark.parametrize("where", ["here", "shared", "worker"])
 def test_where_history_steps_are_worked_out_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken_back: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    """A full build shares the working out of history steps with its worker processes, in batches this
-    process takes back when no worker has started them (site_history._work_out). Here every page is shared
-    out, and every batch either taken back or left to the workers (spawned processes, every step pickled
-    there and back): the site and what the archive keeps of it are those of a build that worked out every
-    page here, one by one."""
+    """A full build works out history steps in batches, here while the diff pages render, and then shares
+    them with a fresh worker process, taking back the batches it has not started (site_history.StepWork).
+    Here every page is in a batch, and the batches are worked out here while the diff pages render, or
+    shared once they are, or all left to the worker (a spawned process, every step pickled there and back):
+    the site and what the archive keeps of it are those of a build that worked out every page here, one by
+    one."""
     from concurrent.futures import Future
 
     from rulediff import site_history
+    from rulediff.site_history import StepWork
 
     releases = [
         _release(tmp_path, ("July 18, 2014", "20140718"), []),
@@ -352,7 +354,9 @@ def test_where_history_steps_are_worked_out_changes_nothing(
         arc.db.execute("DELETE FROM edits")
         monkeypatch.setattr(site_history, "SHARED_WORK", 1)
         monkeypatch.setattr(site_history, "_BATCHES", 3)
-        if not taken_back:
+        if where != "here":
+            monkeypatch.setattr(StepWork, "here_while", lambda self, busy: None)
+        if where == "worker":
             monkeypatch.setattr(Future, "cancel", lambda self: False)
         stats = build_site(arc, tmp_path / "shared")
         assert stats["history_pages"] >= 3 * 3  # three batches of several pages
