@@ -847,6 +847,8 @@ def test_a_diff_of_two_archived_versions_answers_on_a_full_disk(tmp_path: Path, 
 
 # -- an archive whose rows hold what rulediff did not write -------------------------------------------------
 
+_TWO = ["2006-10-01", "2014-07-18"]
+_LAST_RULE = "version_id = 2 AND pos = (SELECT max(pos) FROM rules WHERE version_id = 2)"
 DAMAGE = [
     ("a version's extras", "UPDATE versions SET extra = 'x' WHERE id = 2", ["show", "100.1"]),
     ("a version's extras, a field gone", "UPDATE versions SET extra = '{}' WHERE id = 2", ["show", "100.1"]),
@@ -859,6 +861,14 @@ DAMAGE = [
     ("an alignment", "UPDATE alignments SET data = x'deadbeef'", ["history", "100.1"]),
     # (rows that contradict one another: deleted with the database's foreign keys off, as a plain connection has them)
     ("a rule of a version it does not have", "DELETE FROM versions WHERE id = 2", ["search", "game"]),
+    # a version short of rules: a stored alignment names its rules by position, and would name others (or none)
+    ("a version's rules, some gone", "DELETE FROM rules WHERE version_id = 2 AND pos > 3", ["diff", *_TWO]),
+    ("a version's rules, the last gone", f"DELETE FROM rules WHERE {_LAST_RULE}", ["diff", *_TWO]),
+    (
+        "a rule's body",
+        "DELETE FROM bodies WHERE id IN (SELECT body_id FROM rules WHERE version_id = 2)",
+        ["diff", *_TWO],
+    ),
 ]
 
 

@@ -14,7 +14,7 @@ from ..dates import check_day
 from ..errors import ArchiveError, NotFoundError, RulediffError
 from ..model import Coverage, Document
 from ..numbering import RuleNumber
-from .codec import Encoded, Pair, coverage_of, document_from_parts, read_json, unzip
+from .codec import Encoded, Pair, coverage_of, document_from_parts, missing_rules, read_json, unzip
 from .rows import VERSION_COLS, VERSION_ORDER, Lru, VersionRow
 
 # Rebuilt documents kept in memory (a full release is a few MB of objects).
@@ -258,16 +258,20 @@ class ArchiveBase:
         """Rebuild version ``vid`` from its rows; ``where`` narrows the rules (an SQL condition on ``r``)."""
         self._write_rules(vid)
         row = self.db.execute(
-            "SELECT label, effective_date, era, format, sha256, source, extra FROM versions WHERE id = ?", (vid,)
+            "SELECT label, effective_date, era, format, sha256, source, extra, rule_count FROM versions WHERE id = ?",
+            (vid,),
         ).fetchone()
         if row is None:
             raise ArchiveError(f"no archived version #{vid}", source=str(self.path))
-        label, eff, era, fmt, sha, source, extra = row
+        label, eff, era, fmt, sha, source, extra, count = row
         rules = self.db.execute(
             "SELECT r.number, b.title, b.text, b.norm, b.examples, r.line, b.category, b.notes, r.anchor, b.digest"
             f" FROM rules r JOIN bodies b ON b.id = r.body_id WHERE r.version_id = ?{where} ORDER BY r.pos",
             (vid, *args),
         ).fetchall()
+        if not where and len(rules) != count:
+            # Alignments stored with it name its rules by position: read short, they would name others.
+            raise missing_rules(label, len(rules), count)
         terms = (
             self.db.execute(
                 "SELECT term, text, line, senses, norm FROM glossary WHERE version_id = ? ORDER BY pos", (vid,)

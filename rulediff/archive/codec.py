@@ -59,6 +59,15 @@ def orphan_rule(vid: int) -> DamagedArchiveError:
     )
 
 
+def missing_rules(label: str, found: int, expected: int) -> DamagedArchiveError:
+    """Rows that contradict one another: a version whose rule rows are not the number it was stored with
+    (deleted or added with the database's own checks off)."""
+    return DamagedArchiveError(
+        f"the archive is damaged: version {label} was stored with {expected} rules and holds {found}; "
+        "restore a copy, or build it again from the release files"
+    )
+
+
 def unzip(blob: bytes, what: str) -> bytes:
     """``blob`` decompressed; DamagedArchiveError naming ``what`` when it does not decompress."""
     try:
