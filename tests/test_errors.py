@@ -849,6 +849,10 @@ def test_a_diff_of_two_archived_versions_answers_on_a_full_disk(tmp_path: Path, 
 
 _TWO = ["2006-10-01", "2014-07-18"]
 _LAST_RULE = "version_id = 2 AND pos = (SELECT max(pos) FROM rules WHERE version_id = 2)"
+_CORRECTION = (
+    "INSERT INTO corrections(action, old_sha, old_number, new_sha, new_number, reason)"
+    " SELECT '{}', a.sha256, {}, b.sha256, {}, 'hand' FROM versions a, versions b WHERE a.id = 1 AND b.id = 2"
+)
 DAMAGE = [
     ("a version's extras", "UPDATE versions SET extra = 'x' WHERE id = 2", ["show", "100.1"]),
     ("a version's extras, a field gone", "UPDATE versions SET extra = '{}' WHERE id = 2", ["show", "100.1"]),
@@ -864,6 +868,10 @@ DAMAGE = [
     # a version short of rules: a stored alignment names its rules by position, and would name others (or none)
     ("a version's rules, some gone", "DELETE FROM rules WHERE version_id = 2 AND pos > 3", ["diff", *_TWO]),
     ("a version's rules, the last gone", f"DELETE FROM rules WHERE {_LAST_RULE}", ["diff", *_TWO]),
+    # a hand correction not as 'archive link' or 'unlink' records one
+    ("a hand correction's number", _CORRECTION.format("link", "'100.1#abc'", "'100.1'"), ["archive", "corrections"]),
+    ("a hand correction's action", _CORRECTION.format("lnk", "'100.1'", "'100.1'"), ["archive", "corrections"]),
+    ("a hand link to no rule", _CORRECTION.format("link", "'100.1'", "NULL"), ["diff", *_TWO]),
     (
         "a rule's body",
         "DELETE FROM bodies WHERE id IN (SELECT body_id FROM rules WHERE version_id = 2)",

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import json
 
-from ..corrections import ARCHIVE, Correction, Fix, shipped_corrections
-from ..errors import ArchiveError
+from ..corrections import ARCHIVE, LINK, UNLINK, Correction, Fix, check_number, shipped_corrections
+from ..errors import ArchiveError, DamagedArchiveError, RulediffError
 from .base import ArchiveBase
 from .rows import VersionRow
 
 # (version id, kind, reason) of one mark of a lineage
 Mark = tuple[int, str, str]
+
+
+def _as_written(number: object) -> bool:
+    """Is ``number`` a rule number as a recorded correction stores it (see corrections.check_number)?"""
+    if not isinstance(number, str):
+        return False
+    try:
+        return check_number(number, "") == number
+    except RulediffError:
+        return False
 
 
 class CorrectionsBase(ArchiveBase):
@@ -27,13 +37,22 @@ class CorrectionsBase(ArchiveBase):
         return self._shipped
 
     def recorded_corrections(self) -> list[Correction]:
-        """The corrections users recorded in this archive (versions as sha256), oldest first."""
-        return [
-            Correction(action, old_sha, old_n, new_sha, new_n, reason, ARCHIVE, f"#{cid}")
-            for cid, action, old_sha, old_n, new_sha, new_n, reason in self.db.execute(
-                "SELECT id, action, old_sha, old_number, new_sha, new_number, reason FROM corrections ORDER BY id"
+        """The corrections users recorded in this archive (versions as sha256), oldest first. One that is not
+        as 'archive link' or 'unlink' wrote it is damage (DamagedArchiveError)."""
+        out = []
+        for cid, action, old_sha, old_n, new_sha, new_n, reason in self.db.execute(
+            "SELECT id, action, old_sha, old_number, new_sha, new_number, reason FROM corrections ORDER BY id"
+        ):
+            new_ok = (
+                _as_written(new_n) if action == LINK else action == UNLINK and (new_n is None or _as_written(new_n))
             )
-        ]
+            if not (new_ok and _as_written(old_n)):
+                raise DamagedArchiveError(
+                    f"the archive is damaged: hand correction #{cid} ({action!r}, {old_n!r} -> {new_n!r}) is not as "
+                    "rulediff writes one; restore a copy of the archive"
+                )
+            out.append(Correction(action, old_sha, old_n, new_sha, new_n, reason, ARCHIVE, f"#{cid}"))
+        return out
 
     def effective_corrections(self) -> list[tuple[Correction, VersionRow | None, VersionRow | None]]:
         """Every correction in force with the versions it names (None: not archived). One the archive
