@@ -143,6 +143,12 @@ def _guard(fn: F) -> F:
         except Exception as e:  # an internal failure: say so in one line, exit 1
             if debug:
                 traceback.print_exc()
+            futures = sys.modules.get("concurrent.futures")  # imported if a command used worker processes
+            if futures is not None and isinstance(e, futures.BrokenExecutor):
+                # Killed (the OOM killer, kill -9): what it was writing is mended as any interrupted write is.
+                raise InputError(
+                    "a worker process ended abruptly (killed, or out of memory?); run the command again"
+                ) from None
             click.echo(f"rulediff: internal error: {type(e).__name__}: {e} (rerun with --debug)", err=True)
             sys.exit(1)
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import pickle
 import re
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,21 +193,21 @@ def plan_history_pages(
     steps: StepMaker,
     progress: Progress | None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage], StepWork]:
-    """One page per lineage: the listing for the rules index, and the pages to write (texts, stretches,
-    each step rendered or read back as rendered before, and the costly part: the steps to work out, done
-    while the diff pages render and after, see ``StepWork``). A page's key is
-    built from body ids (bodies that read alike as one) and its stamp names the addresses its texts link to,
-    so an unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs
-    none either."""
+    """One page per lineage: the listing for the rules index, the pages to write (texts, stretches, steps
+    read back as rendered before), and the steps to work out for the pages none of whose steps were kept:
+    the costly part, done while the diff pages render and after (see ``StepWork``). A page's key is built
+    from body ids (bodies that read alike as one) and its stamp names the addresses its texts link to, so an
+    unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs none
+    either."""
     versions, order = idx.versions, idx.order
     marks = arc.all_link_marks()
     pending: list[PendingPage] = []
-    to_work: list[tuple[PendingPage, Lineage]] = []  # pages none of whose steps were kept
+    to_work: list[PendingPage] = []  # pages none of whose steps were kept
     listing: list[dict[str, Any]] = []
     total = len(idx.by_lineage)
-    for done, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
-        if progress and done % 250 == 0:
-            progress("history pages", done, total)
+    for planned, (lin, items) in enumerate(sorted(idx.by_lineage.items())):
+        if progress and planned % 250 == 0:
+            progress("history pages", planned - len(to_work), total)
         runs = _runs(items, order, idx.kids)
         path = idx.paths[lin]
         latest = items[-1]
@@ -263,36 +266,44 @@ def plan_history_pages(
         }
         page = PendingPage(path, key, context, lineage, block, kept, None)
         if kept is None:
-            to_work.append((page, lineage))
+            to_work.append(page)
         pending.append(page)
-    if progress:
-        progress("history pages", total, total)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
-    return listing, pending, StepWork(to_work, steps)
+    work = StepWork(to_work, steps, progress, total)
+    work.count(0)
+    return listing, pending, work
 
 
 # A build shares the working out of steps with a worker process when at least this many pages need it (a
 # full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
-# batches: enough for the processes to end together, few enough that a batch's start costs nothing.
+# batches: enough for the processes to end together, few enough that a batch's start costs nothing. The
+# worker is handed a few batches at a time, so that this process can take the others from the end, and an
+# error on either side ends the build within a batch or two.
 SHARED_WORK = 400
-_BATCHES = 24
-
-Batch = list[tuple[PendingPage, Lineage]]
+BATCHES = 24
+HANDED = 2
 
 
 class StepWork:
-    """The history pages none of whose steps were kept, to be worked out (their parts packed) before they are
-    written: most of a full build's work. While the diff pages' workers render, this process works out
-    batches itself (``here_while``); what is left once they are done (and gone, with their memory) it
-    shares with one fresh worker (``rest_shared``), which would otherwise leave a core idle. Where a page is
-    worked out changes nothing it shows: ``steps`` are worked out from the page's lineage alone, and what is
-    kept of them only saves work."""
+    """The steps of the history pages none of whose steps were kept, to be worked out (their parts packed)
+    before the pages are written: most of a full build's work. While the diff pages' workers render, this
+    process works out batches itself (``here_while``); what is left once they are done (and gone, with
+    their memory) it shares with one fresh worker (``rest_shared``), which would otherwise leave a core idle.
+    Where a page is worked out changes nothing it shows: steps are worked out from the page's lineage alone,
+    and what is kept of them only saves work."""
 
-    def __init__(self, pages: Batch, steps: StepMaker) -> None:
-        self.steps = steps
+    def __init__(self, pages: list[PendingPage], steps: StepMaker, progress: Progress | None, total: int) -> None:
+        self.steps, self.progress, self.total = steps, progress, total
+        self.ready = total - len(pages)  # the pages with nothing to work out
         self.shared = len(pages) >= SHARED_WORK
-        size = -(-len(pages) // _BATCHES) if self.shared else max(1, len(pages))
-        self.batches = [pages[k : k + size] for k in range(0, len(pages), size)]
+        size = -(-len(pages) // BATCHES) if self.shared else max(1, len(pages))
+        self.batches = deque(pages[k : k + size] for k in range(0, len(pages), size))
+        self.build = os.urandom(8).hex()  # tells a worker that its archive and caches are of this build
+
+    def count(self, done: int) -> None:
+        self.ready += done
+        if self.progress:
+            self.progress("history pages", self.ready, self.total)
 
     def here_while(self, busy: Callable[[], bool]) -> None:
         """Work out batches here, from the last, while ``busy()`` says the other workers are at work; every
@@ -301,35 +312,45 @@ class StepWork:
             self._here(self.batches.pop())
 
     def rest_shared(self) -> None:
-        """Work out the batches left: queued to one fresh worker, this process taking back, from the last,
-        those it has not started."""
-        batches, self.batches = self.batches, []
-        if len(batches) <= 1:
-            for batch in batches:
-                self._here(batch)
+        """Work out the batches left: one fresh worker takes them from the first, ``HANDED`` at a time, and
+        this process from the last, until they meet."""
+        if len(self.batches) <= 1:
+            while self.batches:
+                self._here(self.batches.pop())
             return
-        steps = self.steps
-        archive = str(steps.arc.path)
+        steps, batches = self.steps, self.batches
+        handed: deque[tuple[list[PendingPage], Future[Worked]]] = deque()
         with worker_pool(1, spawn=True) as pool:
-            jobs = [
-                pool.submit(work_out_apart, archive, steps.versions, steps.diff_into, [lin for _, lin in b])
-                for b in batches
-            ]
-            for batch, job in zip(reversed(batches), reversed(jobs), strict=True):
-                if job.cancel():
-                    self._here(batch)
-            for batch, job in zip(batches, jobs, strict=True):
-                if job.cancelled():
-                    continue
-                worked, edits, parts = job.result()
-                steps.memo.take(edits)
-                steps.parts.take(parts)
-                for (page, _), (done, packed) in zip(batch, worked, strict=True):
-                    page.steps, page.packed, page.lineage = done, packed, None
+            while batches or handed:
+                while batches and len(handed) < HANDED:
+                    batch = batches.popleft()
+                    lineages = [page.lineage for page in batch]
+                    job = pool.submit(
+                        work_out_apart, self.build, str(steps.arc.path), steps.versions, steps.diff_into, lineages
+                    )
+                    handed.append((batch, job))
+                if batches:
+                    self._here(batches.pop())
+                else:
+                    handed[0][1].result()  # wait for the worker (an error it met is raised here)
+                while handed and handed[0][1].done():
+                    batch, job = handed.popleft()
+                    self._took(batch, job.result())
 
-    def _here(self, batch: Batch) -> None:
-        for page, lineage in batch:
-            _worked(page, self.steps.work_out(lineage))
+    def _here(self, batch: list[PendingPage]) -> None:
+        for page in batch:
+            assert page.lineage is not None  # a page to work out keeps its lineage until it is
+            _worked(page, self.steps.work_out(page.lineage))
+        self.count(len(batch))
+
+    def _took(self, batch: list[PendingPage], worked: Worked) -> None:
+        """What the worker worked out of ``batch``: its edits and parts kept with this build's."""
+        done, edits, parts = worked
+        self.steps.memo.take(edits)
+        self.steps.parts.take(parts)
+        for page, (steps, packed) in zip(batch, done, strict=True):
+            page.steps, page.packed, page.lineage = steps, packed, None
+        self.count(len(batch))
 
 
 def _worked(page: PendingPage, steps: list[Step]) -> None:
@@ -337,24 +358,33 @@ def _worked(page: PendingPage, steps: list[Step]) -> None:
     page.steps, page.lineage = steps, None  # worked out: its lineage can go
 
 
-# In a worker: the archive and what is kept of steps, opened at its first batch and kept for the others
-# (the workers end with the build).
+# What a worker hands back of a batch: each page's steps with their parts packed apart (see _pack), and the
+# edits and rendered steps it worked out (StoredEdits.give, StoredParts.give).
+Worked = tuple[list[tuple[list[Step], bytes]], dict[str, bytes], dict[str, bytes]]
+
+# In a worker: the build it works for (StepWork.build), and that build's archive and kept edits and steps,
+# opened at its first batch and kept for the others. A worker serves one build; called in a process that
+# serves several, a new build closes the archive of the one before.
 _APART: dict[str, tuple[Archive, StoredEdits, StoredParts]] = {}
 
 
 def work_out_apart(
-    archive: str, versions: list[VersionRow], diff_into: dict[int, str], lineages: list[Lineage]
-) -> tuple[list[tuple[list[Step], bytes]], dict[str, bytes], dict[str, bytes]]:
-    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``), each with its parts packed, and the
-    edits and rendered steps it worked out, for the build to keep with its own."""
-    opened = _APART.get(archive)
+    build: str, archive: str, versions: list[VersionRow], diff_into: dict[int, str], lineages: list[Lineage | None]
+) -> Worked:
+    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``) for build ``build``, each with its parts
+    packed, and the edits and rendered steps it worked out, for the build to keep with its own."""
+    opened = _APART.get(build)
     if opened is None:
+        for arc, _, _ in _APART.values():
+            arc.close()
+        _APART.clear()
         arc = Archive.open(archive, create=False)
-        opened = _APART[archive] = (arc, StoredEdits(arc), StoredParts(arc))
+        opened = _APART[build] = (arc, StoredEdits(arc), StoredParts(arc))
     arc, memo, parts = opened
     maker = StepMaker(arc, versions, _no_url, diff_into, memo, parts)
     out = []
     for lin in lineages:
+        assert lin is not None
         worked = maker.work_out(lin)
         out.append((worked, _pack(worked)))
     return out, memo.give(), parts.give()

@@ -988,3 +988,29 @@ def test_a_program_started_without_standard_output_says_so(args: list[str], tmp_
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.decode() == "rulediff: error: standard output: Bad file descriptor\n"
+
+
+def test_a_worker_process_that_dies_is_said_on_one_line(
+    tmp_path: Path, small_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker process killed under a command (the OOM killer, kill -9) was an internal error naming
+    BrokenProcessPool, exit 1."""
+    import multiprocessing
+    import os
+    import shutil
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rulediff import site
+
+    def dying(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=os._exit, initargs=(9,))
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    monkeypatch.setattr(site, "worker_pool", dying)
+    r = CliRunner().invoke(main, ["--archive", str(archive), "report", "-o", str(tmp_path / "site")])
+    assert r.exit_code == 2, r.output
+    assert r.stderr == (
+        "rulediff: error: a worker process ended abruptly (killed, or out of memory?); run the command again\n"
+    )

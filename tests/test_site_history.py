@@ -322,14 +322,11 @@ def test_a_diff_page_follows_a_rule_page_that_moves(tmp_path: Path, monkeypatch:
 def test_where_history_steps_are_worked_out_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    """A full build works out history steps in batches, here while the diff pages render, and then shares
-    them with a fresh worker process, taking back the batches it has not started (site_history.StepWork).
-    Here every page is in a batch, and the batches are worked out here while the diff pages render, or
-    shared once they are, or all left to the worker (a spawned process, every step pickled there and back):
-    the site and what the archive keeps of it are those of a build that worked out every page here, one by
-    one."""
-    from concurrent.futures import Future
-
+    """A full build works out history steps in batches: here while the diff pages render, then shared with a
+    fresh worker process, which takes them from the first while this one takes them from the last
+    (site_history.StepWork). Here every page is worked out in one of three batches: all here, or two by the
+    worker (a spawned process, every step pickled there and back) and one here, or all by the worker. The
+    site and what the archive keeps of it are those of a build that worked out every page here at once."""
     from rulediff import site_history
     from rulediff.site_history import StepWork
 
@@ -344,22 +341,39 @@ def test_where_history_steps_are_worked_out_changes_nothing(
         parts = sorted(data for (data,) in arc.db.execute("SELECT data FROM site_parts"))
         return sorted(arc.db.execute("SELECT key, data FROM edits")), parts
 
+    batches: dict[str, list[int]] = {"here": [], "worker": []}
+    here, took, here_while = StepWork._here, StepWork._took, StepWork.here_while
+
+    def count_here(self: StepWork, batch: list[Any]) -> None:
+        batches["here"].append(len(batch))
+        here(self, batch)
+
+    def count_took(self: StepWork, batch: list[Any], worked: Any) -> None:
+        batches["worker"].append(len(batch))
+        took(self, batch, worked)
+
     with Archive.open(tmp_path / "a.sqlite") as arc:
         for f in releases:
             arc.add_file(f)
         monkeypatch.setattr(site_history, "SHARED_WORK", 10**9)
-        build_site(arc, tmp_path / "here")
-        one_by_one = kept(arc)
-        arc.db.execute("DELETE FROM site_parts")
+        build_site(arc, tmp_path / "at-once")
+        at_once = kept(arc)
+        arc.db.execute("DELETE FROM site_parts")  # every page's steps to work out again
         arc.db.execute("DELETE FROM edits")
         monkeypatch.setattr(site_history, "SHARED_WORK", 1)
-        monkeypatch.setattr(site_history, "_BATCHES", 3)
-        if where != "here":
+        monkeypatch.setattr(site_history, "BATCHES", 3)
+        monkeypatch.setattr(StepWork, "_here", count_here)
+        monkeypatch.setattr(StepWork, "_took", count_took)
+        if where == "here":  # the diff pages' workers busy throughout
+            monkeypatch.setattr(StepWork, "here_while", lambda self, busy: here_while(self, lambda: True))
+        else:  # done before this process had started on a batch
             monkeypatch.setattr(StepWork, "here_while", lambda self, busy: None)
         if where == "worker":
-            monkeypatch.setattr(Future, "cancel", lambda self: False)
-        stats = build_site(arc, tmp_path / "shared")
-        assert stats["history_pages"] >= 3 * 3  # three batches of several pages
-        shared = kept(arc)
-    assert _tree(tmp_path / "here") == _tree(tmp_path / "shared")
-    assert shared == one_by_one
+            monkeypatch.setattr(site_history, "HANDED", 3)
+        pages = build_site(arc, tmp_path / "batched")["history_pages"]
+        batched = kept(arc)
+    assert sum(batches["here"]) + sum(batches["worker"]) == pages >= 3 * 3  # three batches of several pages
+    assert len(batches["here"]) == {"here": 3, "shared": 1, "worker": 0}[where], batches
+    assert len(batches["worker"]) == {"here": 0, "shared": 2, "worker": 3}[where], batches
+    assert _tree(tmp_path / "at-once") == _tree(tmp_path / "batched")
+    assert batched == at_once
