@@ -115,6 +115,7 @@ def _build(
             pool.submit(
                 _render_pages,
                 str(arc.path),
+                arc.identity,
                 str(root),
                 [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
                 _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
@@ -215,6 +216,7 @@ def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
 
 def _render_pages(
     archive: str,
+    identity: tuple[int, int],
     root: str,
     pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
     addresses: dict[int, dict[str, str]],
@@ -224,6 +226,7 @@ def _render_pages(
     the rule pages each linked to by number (release, number, address)."""
     checked: dict[str, Path] = {}
     with Archive.open(archive, create=False) as arc:
+        arc.check_identity(identity)
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
         arc.keep_documents(2)

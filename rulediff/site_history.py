@@ -319,6 +319,7 @@ class StepWork:
                 self._here(self.batches.pop())
             return
         steps, batches = self.steps, self.batches
+        arc = steps.arc
         handed: deque[tuple[list[PendingPage], Future[Worked]]] = deque()
         with worker_pool(1, spawn=True) as pool:
             while batches or handed:
@@ -326,7 +327,13 @@ class StepWork:
                     batch = batches.popleft()
                     lineages = [page.lineage for page in batch]
                     job = pool.submit(
-                        work_out_apart, self.build, str(steps.arc.path), steps.versions, steps.diff_into, lineages
+                        work_out_apart,
+                        self.build,
+                        str(arc.path),
+                        arc.identity,
+                        steps.versions,
+                        steps.diff_into,
+                        lineages,
                     )
                     handed.append((batch, job))
                 if batches:
@@ -369,16 +376,27 @@ _APART: dict[str, tuple[Archive, StoredEdits, StoredParts]] = {}
 
 
 def work_out_apart(
-    build: str, archive: str, versions: list[VersionRow], diff_into: dict[int, str], lineages: list[Lineage | None]
+    build: str,
+    archive: str,
+    identity: tuple[int, int],
+    versions: list[VersionRow],
+    diff_into: dict[int, str],
+    lineages: list[Lineage | None],
 ) -> Worked:
-    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``) for build ``build``, each with its parts
-    packed, and the edits and rendered steps it worked out, for the build to keep with its own."""
+    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``) for build ``build`` of the archive the
+    build has open (``identity``), each with its parts packed, and the edits and rendered steps it worked out,
+    for the build to keep with its own."""
     opened = _APART.get(build)
     if opened is None:
         for arc, _, _ in _APART.values():
             arc.close()
         _APART.clear()
         arc = Archive.open(archive, create=False)
+        try:
+            arc.check_identity(identity)
+        except BaseException:
+            arc.close()
+            raise
         opened = _APART[build] = (arc, StoredEdits(arc), StoredParts(arc))
     arc, memo, parts = opened
     maker = StepMaker(arc, versions, _no_url, diff_into, memo, parts)

@@ -1014,3 +1014,31 @@ def test_a_worker_process_that_dies_is_said_on_one_line(
     assert r.stderr == (
         "rulediff: error: a worker process ended abruptly (killed, or out of memory?); run the command again\n"
     )
+
+
+def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: Path, small_archive: Path) -> None:
+    """A site build's workers open the archive again by its path, partway through the build: another file
+    moved into its place meanwhile would give them other rows under the ids the build hands them. They
+    refuse it, one line naming the archive."""
+    import os
+    import shutil
+
+    from rulediff.archive import Archive
+    from rulediff.errors import ArchiveError
+    from rulediff.site import _render_pages
+    from rulediff.site_history import work_out_apart
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    with Archive.open(archive) as arc:
+        identity = arc.identity
+        _render_pages(str(archive), identity, str(tmp_path / "site"), [], {})  # the same file: no complaint
+        assert work_out_apart("one build", str(archive), identity, [], {}, []) == ([], {}, {})
+    shutil.copy(small_archive, tmp_path / "b.sqlite")
+    os.replace(tmp_path / "b.sqlite", archive)
+    said = f"{archive}: was replaced by another file while this command ran; run it again"
+    with pytest.raises(ArchiveError) as diff_pages:
+        _render_pages(str(archive), identity, str(tmp_path / "site"), [], {})
+    with pytest.raises(ArchiveError) as history_steps:
+        work_out_apart("another build", str(archive), identity, [], {}, [])
+    assert diff_pages.value.one_line() == history_steps.value.one_line() == said

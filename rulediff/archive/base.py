@@ -4,6 +4,7 @@ Documents rebuilt from their stored rows (kept in a small cache)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -64,12 +65,19 @@ class MissingBodyError(Exception):
     and this process saw different files last): the file is then added from its Document."""
 
 
+def file_identity(path: Path) -> tuple[int, int]:
+    """The file at ``path`` (device, inode), as it is now."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
 class ArchiveBase:
     """An open connection to an archive file; see ``Archive`` for the whole API."""
 
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.db = db
         self.path = path
+        self.identity = file_identity(path)  # the file opened: a worker of this command opens it again by path
         self._docs: Lru[int, Document] = Lru(DOCUMENT_CACHE)
         self._alignments: Lru[tuple[int, int], Alignment] = Lru(ALIGNMENT_CACHE)
         # Derived, per version or pair; rebuilt from the database whenever missing.
@@ -117,6 +125,15 @@ class ArchiveBase:
 
     def close(self) -> None:
         self.db.close()
+
+    def check_identity(self, identity: tuple[int, int]) -> None:
+        """In a worker that opened by its path the archive its command had open (``identity``, the command's
+        ``Archive.identity``): is it still that file? A file moved into its place meanwhile would give the
+        worker other rows under the same ids."""
+        if self.identity != identity:
+            raise ArchiveError(
+                "was replaced by another file while this command ran; run it again", source=str(self.path)
+            )
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         self.close()
