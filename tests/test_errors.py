@@ -868,6 +868,12 @@ DAMAGE = [
     # a version short of rules: a stored alignment names its rules by position, and would name others (or none)
     ("a version's rules, some gone", "DELETE FROM rules WHERE version_id = 2 AND pos > 3", ["diff", *_TWO]),
     ("a version's rules, the last gone", f"DELETE FROM rules WHERE {_LAST_RULE}", ["diff", *_TWO]),
+    # the record of schema changes short of one the tables show was made: it would be made again, and fail
+    (
+        "its record of schema changes",
+        "DELETE FROM migrations WHERE id = (SELECT max(id) FROM migrations)",
+        ["archive", "list"],
+    ),
     # a hand correction not as 'archive link' or 'unlink' records one
     ("a hand correction's number", _CORRECTION.format("link", "'100.1#abc'", "'100.1'"), ["archive", "corrections"]),
     ("a hand correction's action", _CORRECTION.format("lnk", "'100.1'", "'100.1'"), ["archive", "corrections"]),

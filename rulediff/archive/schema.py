@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import ArchiveBusyError, ArchiveError
+from ..errors import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from .base import environment_error
 
 APPLICATION = "rulediff-archive"
@@ -223,7 +223,17 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
         with _transaction(db):
             if number in _applied(db):
                 continue
-            fn(db)
+            try:
+                fn(db)
+            except sqlite3.OperationalError as e:
+                if "already exists" not in str(e) and "duplicate column" not in str(e):
+                    raise
+                # Its tables are there, its record is not: the record was edited outside rulediff.
+                raise DamagedArchiveError(
+                    f"the archive is damaged: its record of schema changes lacks #{number} ({name}), which its "
+                    f"tables show was made ({e}); restore a copy",
+                    source=str(path),
+                ) from None
             db.execute(
                 "INSERT INTO migrations VALUES (?, ?, ?)",
                 (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
