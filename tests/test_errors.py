@@ -1048,3 +1048,60 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
     with pytest.raises(ArchiveError) as history_steps:
         work_out_apart("another build", str(archive), identity, [], {}, [])
     assert diff_pages.value.one_line() == history_steps.value.one_line() == said
+
+
+def test_an_older_archive_is_read_where_it_cannot_be_written(tmp_path: Path, small_archive: Path) -> None:
+    """An archive made by an older rulediff, on a read-only file system, was refused by every command of a
+    rulediff that adds a schema change ("the archive is read-only"). The changes that only save work (an
+    index, the site's caches: schema.CAN_WAIT) wait for an opening that can write, and the caches read as
+    empty meanwhile: every command answers as it does once they are made."""
+    import shutil
+    import sqlite3
+    import subprocess
+
+    from rulediff.archive.schema import MIGRATIONS
+
+    waiting = (4, 6, 8)  # the changes that can wait: schema.CAN_WAIT, checked at the end
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True)
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode(errors='replace').strip() or 'not permitted'}")
+    archive = disk / "a.sqlite"
+    try:
+        shutil.copy(small_archive, archive)
+        db = sqlite3.connect(archive, isolation_level=None)
+        # as a rulediff before those changes left it
+        for sql in ("DROP TABLE site_parts", "DROP TABLE edits", "DROP INDEX bodies_norm", "DROP INDEX bodies_digest"):
+            db.execute(sql)
+        db.execute(f"DELETE FROM migrations WHERE id IN {waiting}")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        read_only = {}
+        for command in (["archive", "list"], ["diff", *_TWO], ["history", "100.1"], ["search", "game"]):
+            r = CliRunner().invoke(main, ["--archive", str(archive), *command])
+            assert r.exit_code == 0, r.output
+            read_only[command[0]] = r.stdout
+        r = CliRunner().invoke(main, ["--archive", str(archive), "report", "-o", str(tmp_path / "site")])
+        assert r.exit_code == 0, r.output
+        writable = tmp_path / "a.sqlite"
+        shutil.copy(archive, writable)
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+    # Where it can be written, the changes are made, and every answer is the same.
+    for command in (["archive", "list"], ["diff", *_TWO], ["history", "100.1"], ["search", "game"]):
+        r = CliRunner().invoke(main, ["--archive", str(writable), *command])
+        assert r.exit_code == 0 and r.stdout == read_only[command[0]], r.output
+    r = CliRunner().invoke(main, ["--archive", str(writable), "report", "-o", str(tmp_path / "site2")])
+    assert r.exit_code == 0, r.output
+    assert _tree(tmp_path / "site") == _tree(tmp_path / "site2")
+    done = sqlite3.connect(writable).execute("SELECT id FROM migrations").fetchall()
+    assert sorted(n for (n,) in done) == [n for n, _, _ in MIGRATIONS]
+    from rulediff.archive.schema import CAN_WAIT
+
+    assert set(waiting) == CAN_WAIT
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

@@ -88,6 +88,7 @@ class ArchiveBase:
         # Body ids of the file stored last, by hash: the next release repeats most of them.
         self._body_ids: dict[str, int] = {}
         self._has_raw_column: bool | None = None  # see Archive._raw_column
+        self._caches: set[str] | None = None  # see QueryingArchive._has_cache
         # The rules (numbers, lines, anchors, body ids) of a version being added, written with their lineage
         # ids once those are known, or before anything reads that version's rules.
         self._unwritten: dict[int, Unwritten] = {}

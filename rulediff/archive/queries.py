@@ -133,9 +133,13 @@ class QueryingArchive(AligningArchive):
 
     def edit_keys(self, engine: str) -> set[str]:
         """The keys of the edits ``engine`` stored (reading a key costs far less than its edit)."""
+        if not self._has_cache("edits"):
+            return set()
         return {key for (key,) in self.db.execute("SELECT key FROM edits WHERE engine = ?", (engine,))}
 
     def edit(self, key: str, engine: str) -> Edit | None:
+        if not self._has_cache("edits"):
+            return None
         row = self.db.execute("SELECT data FROM edits WHERE key = ? AND engine = ?", (key, engine)).fetchone()
         return decode_edit(row[0]) if row is not None else None
 
@@ -145,19 +149,37 @@ class QueryingArchive(AligningArchive):
 
     def site_parts(self, engine: str) -> dict[str, bytes]:
         """The rendered steps of history and glossary pages ``engine`` stored, compressed, by key."""
+        if not self._has_cache("site_parts"):
+            return {}
         return dict(self.db.execute("SELECT key, data FROM site_parts WHERE engine = ?", (engine,)).fetchall())
 
     def site_part(self, key: str, engine: str) -> bytes | None:
         """One rendered step of ``site_parts``, or None."""
+        if not self._has_cache("site_parts"):
+            return None
         row = self.db.execute("SELECT data FROM site_parts WHERE key = ? AND engine = ?", (key, engine)).fetchone()
         return bytes(row[0]) if row is not None else None
 
     def store_site_parts(self, engine: str, parts: dict[str, bytes]) -> None:
         self._store_cache("site_parts", engine, parts)
 
+    def _has_cache(self, table: str) -> bool:
+        """Is cache ``table`` there? Not yet, in an archive made by an older rulediff that could not be written
+        since (its migration waits: schema.CAN_WAIT); then it holds nothing."""
+        if self._caches is None:
+            self._caches = {
+                name
+                for (name,) in self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('edits', 'site_parts')"
+                )
+            }
+        return table in self._caches
+
     def _store_cache(self, table: str, engine: str, rows: dict[str, bytes]) -> None:
         """Keep ``rows`` of a cache table and drop other engines' rows; an archive that cannot take them now
         (read-only, full, or another process's) keeps none."""
+        if not self._has_cache(table):
+            return  # its migration waits for an opening that can write (see _has_cache)
         try:
             with self.transaction():
                 self.db.execute(f"DELETE FROM {table} WHERE engine != ?", (engine,))

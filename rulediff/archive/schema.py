@@ -20,14 +20,20 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = []
+# Migrations an archive that cannot be written now (a read-only file system) is read without: they make
+# what only saves work (an index, a cache the site keeps), whose readers take a table not there as empty.
+CAN_WAIT: set[int] = set()
 
 
-def migration(number: int, name: str) -> Callable[[Migration], Migration]:
-    """Register a schema migration; each runs once, in its own transaction, and is recorded."""
+def migration(number: int, name: str, *, can_wait: bool = False) -> Callable[[Migration], Migration]:
+    """Register a schema migration; each runs once, in its own transaction, and is recorded. ``can_wait``:
+    see CAN_WAIT."""
 
     def register(fn: Migration) -> Migration:
         MIGRATIONS.append((number, name, fn))
         MIGRATIONS.sort(key=lambda m: m[0])
+        if can_wait:
+            CAN_WAIT.add(number)
         return fn
 
     return register
@@ -122,7 +128,7 @@ def _published_and_engine(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE alignments ADD COLUMN engine TEXT NOT NULL DEFAULT ''")
 
 
-@migration(4, "bodies indexed by comparison text and digest")
+@migration(4, "bodies indexed by comparison text and digest", can_wait=True)
 def _body_indexes(db: sqlite3.Connection) -> None:
     # identify looks a dump's rule texts up among every stored body; without these it reads them all.
     db.execute("CREATE INDEX bodies_norm ON bodies(norm)")
@@ -145,7 +151,7 @@ def _corrections(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX link_marks_lineage ON link_marks(lineage)")
 
 
-@migration(6, "edits the site's history pages worked out (nature and word diff), by their two texts")
+@migration(6, "edits the site's history pages worked out (nature and word diff), by their two texts", can_wait=True)
 def _edits(db: sqlite3.Connection) -> None:
     # A cache: rebuilding a site after one new release reuses every earlier edit instead of diffing it again.
     # ``engine`` names the code that made an edit; another engine's edits are worked out again.
@@ -166,7 +172,7 @@ def _raws_apart(db: sqlite3.Connection) -> None:
         db.execute("UPDATE versions SET raw = x''")
 
 
-@migration(8, "rendered steps of the site's history and glossary pages, by what they show")
+@migration(8, "rendered steps of the site's history and glossary pages, by what they show", can_wait=True)
 def _site_parts(db: sqlite3.Connection) -> None:
     # A cache like ``edits``: a page's steps up to the newest release are reused, not rendered again.
     db.execute("CREATE TABLE site_parts(key TEXT PRIMARY KEY, engine TEXT NOT NULL, data BLOB NOT NULL)")
@@ -196,7 +202,8 @@ def _tables(db: sqlite3.Connection) -> set[str]:
 def migrate(db: sqlite3.Connection, path: Path) -> None:
     """Bring the archive's schema up to date: mark a new file as ours and create the bookkeeping tables,
     then run every registered migration it has not seen. Each step re-reads the state inside its write
-    transaction, so two processes opening one new archive at once do the work once."""
+    transaction, so two processes opening one new archive at once do the work once. On an archive that
+    cannot be written now, the migrations that can wait (CAN_WAIT) are left for later."""
     if "meta" in _tables(db) and _application_id(db) != APPLICATION_ID:
         # An archive from before the application id: stamp it when it can be written, read it anyway.
         with contextlib.suppress(sqlite3.OperationalError), _transaction(db):
@@ -220,24 +227,33 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
     for number, name, fn in MIGRATIONS:
         if number in done:
             continue
-        with _transaction(db):
-            if number in _applied(db):
-                continue
-            try:
-                fn(db)
-            except sqlite3.OperationalError as e:
-                if "already exists" not in str(e) and "duplicate column" not in str(e):
-                    raise
-                # Its tables are there, its record is not: the record was edited outside rulediff.
-                raise DamagedArchiveError(
-                    f"the archive is damaged: its record of schema changes lacks #{number} ({name}), which its "
-                    f"tables show was made ({e}); restore a copy",
-                    source=str(path),
-                ) from None
-            db.execute(
-                "INSERT INTO migrations VALUES (?, ?, ?)",
-                (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
-            )
+        try:
+            _migrate_one(db, path, number, name, fn)
+        except sqlite3.OperationalError as e:
+            if number not in CAN_WAIT or e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_READONLY:
+                raise
+            # Rolled back: the archive is read as it is, and the next opening that can write makes it.
+
+
+def _migrate_one(db: sqlite3.Connection, path: Path, number: int, name: str, fn: Migration) -> None:
+    with _transaction(db):
+        if number in _applied(db):
+            return
+        try:
+            fn(db)
+        except sqlite3.OperationalError as e:
+            if "already exists" not in str(e) and "duplicate column" not in str(e):
+                raise
+            # Its tables are there, its record is not: the record was edited outside rulediff.
+            raise DamagedArchiveError(
+                f"the archive is damaged: its record of schema changes lacks #{number} ({name}), which its "
+                f"tables show was made ({e}); restore a copy",
+                source=str(path),
+            ) from None
+        db.execute(
+            "INSERT INTO migrations VALUES (?, ?, ?)",
+            (number, name, datetime.now(UTC).isoformat(timespec="seconds")),
+        )
 
 
 def _applied(db: sqlite3.Connection) -> set[int]:
