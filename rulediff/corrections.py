@@ -70,7 +70,7 @@ def check_number(text: str, what: str) -> str:
     """A rule number as the archive stores it ("702.15b", or "702.175#2" for the second of a number printed twice)."""
     base, _, nth = text.strip().partition("#")
     number = RuleNumber.try_parse(base.rstrip("."))
-    if number is None or (nth and not nth.isdigit()):
+    if number is None or (nth and not (nth.isascii() and nth.isdigit())):  # ('²'.isdigit() is true)
         raise RulediffError(f"{what} {text!r} is not a rule number (like 702.15 or 702.15b)")
     return str(number) + (f"#{nth}" if nth else "")
 

@@ -225,8 +225,7 @@ def _render_pages(
     counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
     the rule pages each linked to by number (release, number, address)."""
     checked: dict[str, Path] = {}
-    with Archive.open(archive, create=False) as arc:
-        arc.check_identity(identity)
+    with Archive.open_again(archive, identity) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
         arc.keep_documents(2)

@@ -391,12 +391,7 @@ def work_out_apart(
         for arc, _, _ in _APART.values():
             arc.close()
         _APART.clear()
-        arc = Archive.open(archive, create=False)
-        try:
-            arc.check_identity(identity)
-        except BaseException:
-            arc.close()
-            raise
+        arc = Archive.open_again(archive, identity)
         opened = _APART[build] = (arc, StoredEdits(arc), StoredParts(arc))
     arc, memo, parts = opened
     maker = StepMaker(arc, versions, _no_url, diff_into, memo, parts)

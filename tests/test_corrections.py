@@ -158,6 +158,8 @@ def test_the_diff_of_a_corrected_pair_applies_its_corrections(arc: Path) -> None
         (["link", "2009-05-01", "212.2", "2009-07-11", "301.99"], "2009-07-11 has no rule 301.99"),
         (["link", "2009-07-11", "301", "2009-05-01", "212.2"], "2009-05-01 is not after 2009-07-11"),
         (["link", "2009-05-01", "x.y", "2009-07-11", "301"], "old number 'x.y' is not a rule number"),
+        # ('²'.isdigit() is true: it was taken, and the lookup of the second 212.2 stopped with a ValueError)
+        (["link", "2009-05-01", "212.2#²", "2009-07-11", "301"], "old number '212.2#²' is not a rule number"),
         (["unlink", "2009-05-01", "212.2", "2009-07-11", "300.1"], "is not linked to 300.1 of 2009-07-11"),
     ],
 )

@@ -879,6 +879,18 @@ DAMAGE = [
     ("a hand correction's action", _CORRECTION.format("lnk", "'100.1'", "'100.1'"), ["archive", "corrections"]),
     ("a hand link to no rule", _CORRECTION.format("link", "'100.1'", "NULL"), ["diff", *_TWO]),
     (
+        "a hand correction's nth, a digit of another script",
+        _CORRECTION.format("link", "'100.1#²'", "'100.1'"),
+        ["diff", *_TWO],
+    ),
+    (
+        "a hand correction's reason, two lines",
+        _CORRECTION.format("link", "'100.1'", "'100.1'").replace(
+            "'hand'", "'one' || char(10) || 'rulediff: error: two'"
+        ),
+        ["archive", "corrections"],
+    ),
+    (
         "a rule's body",
         "DELETE FROM bodies WHERE id IN (SELECT body_id FROM rules WHERE version_id = 2)",
         ["diff", *_TWO],
@@ -1028,6 +1040,7 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
     refuse it, one line naming the archive."""
     import os
     import shutil
+    import sqlite3
 
     from rulediff.archive import Archive
     from rulediff.errors import ArchiveError
@@ -1040,7 +1053,13 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
         identity = arc.identity
         _render_pages(str(archive), identity, str(tmp_path / "site"), [], {})  # the same file: no complaint
         assert work_out_apart("one build", str(archive), identity, [], {}, []) == ([], {}, {})
+    # another archive, one an older rulediff made: opened, it would be brought up to date
     shutil.copy(small_archive, tmp_path / "b.sqlite")
+    db = sqlite3.connect(tmp_path / "b.sqlite", isolation_level=None)
+    db.execute("DROP TABLE site_parts")
+    db.execute("DELETE FROM migrations WHERE id = 8")
+    db.close()
+    before = (tmp_path / "b.sqlite").read_bytes()
     os.replace(tmp_path / "b.sqlite", archive)
     said = f"{archive}: was replaced by another file while this command ran; run it again"
     with pytest.raises(ArchiveError) as diff_pages:
@@ -1048,6 +1067,11 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
     with pytest.raises(ArchiveError) as history_steps:
         work_out_apart("another build", str(archive), identity, [], {}, [])
     assert diff_pages.value.one_line() == history_steps.value.one_line() == said
+    assert archive.read_bytes() == before  # refused unopened: not changed
+    archive.write_bytes(b"")  # nor read: an empty file is not what is said
+    with pytest.raises(ArchiveError) as empty:
+        _render_pages(str(archive), identity, str(tmp_path / "site"), [], {})
+    assert empty.value.one_line() == said
 
 
 def test_an_older_archive_is_read_where_it_cannot_be_written(tmp_path: Path, small_archive: Path) -> None:

@@ -77,7 +77,7 @@ class ArchiveBase:
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.db = db
         self.path = path
-        self.identity = file_identity(path)  # the file opened: a worker of this command opens it again by path
+        self.identity = file_identity(path)  # the file opened: workers open it again by path (Archive.open_again)
         self._docs: Lru[int, Document] = Lru(DOCUMENT_CACHE)
         self._alignments: Lru[tuple[int, int], Alignment] = Lru(ALIGNMENT_CACHE)
         # Derived, per version or pair; rebuilt from the database whenever missing.
@@ -126,15 +126,6 @@ class ArchiveBase:
 
     def close(self) -> None:
         self.db.close()
-
-    def check_identity(self, identity: tuple[int, int]) -> None:
-        """In a worker that opened by its path the archive its command had open (``identity``, the command's
-        ``Archive.identity``): is it still that file? A file moved into its place meanwhile would give the
-        worker other rows under the same ids."""
-        if self.identity != identity:
-            raise ArchiveError(
-                "was replaced by another file while this command ran; run it again", source=str(self.path)
-            )
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         self.close()

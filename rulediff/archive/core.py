@@ -23,7 +23,7 @@ from ..model import Document
 from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
 from ..workers import pool as worker_pool
-from .base import MissingBodyError, environment_error
+from .base import MissingBodyError, environment_error, file_identity
 from .correcting import CorrectingArchive
 from .ingest import Parsed, Prepared, Preparer, read_and_parse
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
@@ -37,6 +37,9 @@ PARSE_AHEAD = 2
 BULK_CACHE_KIB = -32768
 
 _RERELEASE = re.compile(r" \(re-release \d+\)")
+
+
+REPLACED = "was replaced by another file while this command ran; run it again"
 
 
 class Archive(CorrectingArchive):
@@ -61,8 +64,11 @@ class Archive(CorrectingArchive):
                 raise ArchiveError("no archive here; create one with 'rulediff archive add FILE'", source=src)
             if not (p.parent if str(p.parent) else Path(".")).is_dir():
                 raise ArchiveError(f"folder {str(p.parent)!r} does not exist", source=src)
+        before = p.exists() and file_identity(p)
         db, ours = _connect(p)
         try:
+            if before and before != file_identity(p):  # which of the two files is open here cannot be told
+                raise ArchiveError(REPLACED, source=src)
             if not ours and not create:
                 raise ArchiveError("an empty file, not an archive yet; add a version to start one", source=src)
             db.execute("PRAGMA foreign_keys = ON")
@@ -75,6 +81,24 @@ class Archive(CorrectingArchive):
         except BaseException:
             db.close()
             raise
+        return arc
+
+    @classmethod
+    def open_again(cls, path: str, identity: tuple[int, int]) -> Archive:
+        """In a worker: the archive its command has open (``identity``, that ``Archive.identity``), opened
+        again by its ``path``, if that is still the same file. A file moved into its place meanwhile would
+        give the worker other rows under the same ids; it is refused before it is opened (and changed)."""
+        p = Path(path)
+        try:
+            same = file_identity(p) == identity
+        except OSError:
+            same = False
+        if not same:
+            raise ArchiveError(REPLACED, source=path)
+        arc = cls.open(p, create=False)
+        if arc.identity != identity:  # replaced between the look and the opening
+            arc.close()
+            raise ArchiveError(REPLACED, source=path)
         return arc
 
     def __enter__(self) -> Archive:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from ..corrections import ARCHIVE, LINK, UNLINK, Correction, Fix, check_number, shipped_corrections
+from ..corrections import ARCHIVE, LINK, UNLINK, Correction, Fix, check_number, check_reason, shipped_corrections
 from ..errors import ArchiveError, DamagedArchiveError, RulediffError
 from .base import ArchiveBase
 from .rows import VersionRow
@@ -21,6 +21,14 @@ def _as_written(number: object) -> bool:
         return False
     try:
         return check_number(number, "") == number
+    except RulediffError:
+        return False
+
+
+def _reason_as_written(reason: object) -> bool:
+    """Is ``reason`` one line, as a recorded correction stores it (see corrections.check_reason)?"""
+    try:
+        return isinstance(reason, str) and check_reason(reason) == reason
     except RulediffError:
         return False
 
@@ -46,7 +54,7 @@ class CorrectionsBase(ArchiveBase):
             new_ok = (
                 _as_written(new_n) if action == LINK else action == UNLINK and (new_n is None or _as_written(new_n))
             )
-            if not (new_ok and _as_written(old_n)):
+            if not (new_ok and _as_written(old_n) and _reason_as_written(reason)):
                 raise DamagedArchiveError(
                     f"the archive is damaged: hand correction #{cid} ({action!r}, {old_n!r} -> {new_n!r}) is not as "
                     "rulediff writes one; restore a copy of the archive"
