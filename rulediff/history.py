@@ -123,6 +123,7 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
     """The lineage ``query`` names, read in one snapshot of the archive (an add running meanwhile is not
     half seen)."""
     with arc.snapshot():
+        arc.check_rule_counts()  # a rule row gone would be a release the rule is silently missing from
         return _history(arc, query, as_of)
 
 

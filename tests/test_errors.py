@@ -868,6 +868,13 @@ DAMAGE = [
     # a version short of rules: a stored alignment names its rules by position, and would name others (or none)
     ("a version's rules, some gone", "DELETE FROM rules WHERE version_id = 2 AND pos > 3", ["diff", *_TWO]),
     ("a version's rules, the last gone", f"DELETE FROM rules WHERE {_LAST_RULE}", ["diff", *_TWO]),
+    # (read by lineage or by text, not as whole versions: the rule would be missing from a release, exit 0)
+    (
+        "a version's rules, one gone: history",
+        "DELETE FROM rules WHERE version_id = 2 AND pos = 3",
+        ["history", "100.1a"],
+    ),
+    ("a version's rules, one gone: search", "DELETE FROM rules WHERE version_id = 2 AND pos = 3", ["search", "game"]),
     # the record of schema changes short of one the tables show was made: it would be made again, and fail
     (
         "its record of schema changes",

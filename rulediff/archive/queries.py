@@ -199,6 +199,7 @@ class QueryingArchive(AligningArchive):
             raise ArchiveError("search needs at least one word", source=str(self.path))
         query = '"' + " ".join(words) + '"'
         with self.snapshot():
+            self.check_rule_counts()  # a rule row gone would be a rule silently not found
             return self._search(query, limit)
 
     def _search(self, query: str, limit: int) -> list[dict[str, Any]]:
