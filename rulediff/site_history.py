@@ -269,9 +269,7 @@ def plan_history_pages(
             to_work.append(page)
         pending.append(page)
     listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
-    work = StepWork(to_work, steps, progress, total)
-    work.count(0)
-    return listing, pending, work
+    return listing, pending, StepWork(to_work, steps, progress, total)
 
 
 # A build shares the working out of steps with a worker process when at least this many pages need it (a
@@ -299,6 +297,7 @@ class StepWork:
         size = -(-len(pages) // BATCHES) if self.shared else max(1, len(pages))
         self.batches = deque(pages[k : k + size] for k in range(0, len(pages), size))
         self.build = os.urandom(8).hex()  # tells a worker that its archive and caches are of this build
+        self.count(0)
 
     def count(self, done: int) -> None:
         self.ready += done
@@ -356,12 +355,13 @@ class StepWork:
         self.steps.memo.take(edits)
         self.steps.parts.take(parts)
         for page, (steps, packed) in zip(batch, done, strict=True):
-            page.steps, page.packed, page.lineage = steps, packed, None
+            _worked(page, steps, packed)
         self.count(len(batch))
 
 
-def _worked(page: PendingPage, steps: list[Step]) -> None:
-    page.packed = _pack(steps)
+def _worked(page: PendingPage, steps: list[Step], packed: bytes | None = None) -> None:
+    """Put ``steps`` on ``page``, their parts packed apart (``packed``: as a worker packed them)."""
+    page.packed = _pack(steps) if packed is None else packed
     page.steps, page.lineage = steps, None  # worked out: its lineage can go
 
 

@@ -188,7 +188,23 @@ def _body(out: list[str], s: Stretch) -> str:
     return "".join(out)
 
 
-class StoredParts:
+class _NewEntries:
+    """What a build's cache gained (``new``, encoded, by key), saved after the build: a worker gives it to
+    the build's process, which takes it with its own."""
+
+    new: dict[str, bytes]
+
+    def take(self, entries: dict[str, bytes]) -> None:
+        """Keep what another process worked out (``give``), saved with what was worked out here."""
+        self.new.update(entries)
+
+    def give(self) -> dict[str, bytes]:
+        """In a worker: what was worked out since the last call, for the build to keep (``take``)."""
+        out, self.new = self.new, {}
+        return out
+
+
+class StoredParts(_NewEntries):
     """Steps rendered by earlier builds and the ones this build renders (saved after). The first few asked
     for are read one by one (a build after adding a release asks for a few hundred, of some 36,000); past
     ``ONE_BY_ONE``, all are read at once."""
@@ -232,21 +248,12 @@ class StoredParts:
         """Keep ``part`` (a rendered step, or what a build read off a page it wrote), saved with the steps."""
         self.new[key] = zlib.compress(part.encode(), 1)
 
-    def take(self, entries: dict[str, bytes]) -> None:
-        """Keep what another process rendered (``give``), saved with the steps rendered here."""
-        self.new.update(entries)
-
-    def give(self) -> dict[str, bytes]:
-        """In a worker: the steps rendered since the last call, for the build to keep (``take``)."""
-        out, self.new = self.new, {}
-        return out
-
     def save(self) -> None:
         if self.new:
             self.arc.store_site_parts(self.engine, self.new)
 
 
-class StoredEdits:
+class StoredEdits(_NewEntries):
     """The edits (nature and word diff) earlier builds kept in the archive and those this build works out:
     a step rendered afresh (its release relabelled, its stretch grown) is not diffed again. Only the keys
     are read up front; an edit is read when asked for."""
@@ -272,15 +279,6 @@ class StoredEdits:
     def put(self, key: str, edit: Edit) -> None:
         # Kept encoded: a whole build's edits as objects would weigh far more than their compressed rows.
         self.new[key] = encode_edit(edit)
-
-    def take(self, entries: dict[str, bytes]) -> None:
-        """Keep edits another process worked out (``give``), saved with those worked out here."""
-        self.new.update(entries)
-
-    def give(self) -> dict[str, bytes]:
-        """In a worker: the edits worked out since the last call, for the build to keep (``take``)."""
-        out, self.new = self.new, {}
-        return out
 
     def save(self) -> None:
         """Store the new edits (outside the snapshot the pages were read in)."""

@@ -67,13 +67,13 @@ class Archive(CorrectingArchive):
         before = p.exists() and file_identity(p)
         db, ours = _connect(p)
         try:
-            if before and before != file_identity(p):  # which of the two files is open here cannot be told
+            arc = cls(db, p)
+            if before and before != arc.identity:  # which of the two files is open here cannot be told
                 raise ArchiveError(REPLACED, source=src)
             if not ours and not create:
                 raise ArchiveError("an empty file, not an archive yet; add a version to start one", source=src)
             db.execute("PRAGMA foreign_keys = ON")
             _use_wal(db)
-            arc = cls(db, p)
             migrate(db, p)
         except sqlite3.Error as e:
             db.close()

@@ -5,6 +5,7 @@ leaves where it goes through a hand link, a cut, or an uncertain link."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from ..corrections import ARCHIVE, LINK, UNLINK, Correction, Fix, check_number, check_reason, shipped_corrections
 from ..errors import ArchiveError, DamagedArchiveError, RulediffError
@@ -15,22 +16,17 @@ from .rows import VersionRow
 Mark = tuple[int, str, str]
 
 
-def _as_written(number: object) -> bool:
-    """Is ``number`` a rule number as a recorded correction stores it (see corrections.check_number)?"""
-    if not isinstance(number, str):
-        return False
+def _as_written(value: object, check: Callable[[str], str]) -> bool:
+    """Is ``value`` as a recorded correction stores it: what ``check`` (corrections.check_number or
+    check_reason, which validate it on the way in) makes of it, unchanged?"""
     try:
-        return check_number(number, "") == number
+        return isinstance(value, str) and check(value) == value
     except RulediffError:
         return False
 
 
-def _reason_as_written(reason: object) -> bool:
-    """Is ``reason`` one line, as a recorded correction stores it (see corrections.check_reason)?"""
-    try:
-        return isinstance(reason, str) and check_reason(reason) == reason
-    except RulediffError:
-        return False
+def _number(text: str) -> str:
+    return check_number(text, "")
 
 
 class CorrectionsBase(ArchiveBase):
@@ -51,10 +47,13 @@ class CorrectionsBase(ArchiveBase):
         for cid, action, old_sha, old_n, new_sha, new_n, reason in self.db.execute(
             "SELECT id, action, old_sha, old_number, new_sha, new_number, reason FROM corrections ORDER BY id"
         ):
-            new_ok = (
-                _as_written(new_n) if action == LINK else action == UNLINK and (new_n is None or _as_written(new_n))
-            )
-            if not (new_ok and _as_written(old_n) and _reason_as_written(reason)):
+            new_ok = _as_written(new_n, _number) or (action == UNLINK and new_n is None)
+            if not (
+                action in (LINK, UNLINK)
+                and new_ok
+                and _as_written(old_n, _number)
+                and _as_written(reason, check_reason)
+            ):
                 raise DamagedArchiveError(
                     f"the archive is damaged: hand correction #{cid} ({action!r}, {old_n!r} -> {new_n!r}) is not as "
                     "rulediff writes one; restore a copy of the archive"
