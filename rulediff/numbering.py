@@ -176,6 +176,8 @@ class RuleNumber:
 
 
 _number = slot_filler(RuleNumber, "section heading rule letters spelled")
+# RuleNumber.make without the classmethod's call, for the parsers' loops (as model.new_rule for rules).
+new_number = _number
 # Spelling -> number, emptied when full (a plain dict: a hit costs a lookup, not an LRU's bookkeeping).
 _PARSED: dict[str, RuleNumber] = {}
 _PARSED_MAX = 1 << 15

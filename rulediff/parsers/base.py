@@ -146,6 +146,11 @@ def split_lines(text: str) -> list[str]:
     ``str.splitlines``."""
     if "\r" not in text:
         return text.split("\n")
+    lf = text.count("\n")
+    if lf == text.count("\r"):
+        lines = text.split("\r\n")
+        if len(lines) == lf + 1:
+            return lines  # as many CR LF as CRs and LFs: each break is a CR LF (most releases), one C-speed split
     # Split at LF first, then look only at the pieces that hold a CR: one C-speed pass over the text,
     # where replacing each kind of break in turn copied the whole text three times.
     pieces = text.split("\n")

@@ -52,7 +52,9 @@ class TreeBuilder:
         self._categories: dict[int, str] = {}
         self._examples: dict[int, list[list[str | int]]] = {}
         self._notes: dict[int, list[str]] = {}
-        self._after_example = False  # whether the current node's last paragraph was an example
+        # The node whose last paragraph was an example (a continuation then extends the example), or -1:
+        # a position, so a node added after it needs no reset.
+        self._example_at = -1
         # Repeats of each number, by its canonical spelling (str(number)): a string hashes at C speed,
         # a RuleNumber through the dataclass's Python __hash__.
         self._seen: dict[str, int] = {}
@@ -79,7 +81,11 @@ class TreeBuilder:
         self._texts.append(text or None)
         self._lines.append(line)
         self._anchors.append(anchor)
-        self._after_example = False
+
+    def columns(self) -> tuple[list[RuleNumber | None], list[str | None], list[int], list[str | None], dict[str, int]]:
+        """The node columns and the repeat counts, for read_body's loop, which adds the plain numbered nodes
+        of a release (thousands) itself, as ``rule`` would, and calls ``rule`` for a number seen before."""
+        return self._numbers, self._texts, self._lines, self._anchors, self._seen
 
     def unnumbered(
         self, title: str, text: str, line: int, *, category: str | None = None, anchor: str | None = None
@@ -89,7 +95,6 @@ class TreeBuilder:
         self._texts.append(text or None)
         self._lines.append(line)
         self._anchors.append(anchor)
-        self._after_example = False
         self._titles[at] = title
         if category is not None:
             self._categories[at] = category
@@ -112,7 +117,7 @@ class TreeBuilder:
             self._examples[at] = [[text, line]]
         else:
             examples.append([text, line])
-        self._after_example = True
+        self._example_at = at
 
     def note(self, text: str) -> None:
         if self._numbers:
@@ -123,8 +128,8 @@ class TreeBuilder:
         if not self._numbers:
             self.warn(line, "text before the first rule; dropped", "orphan")
             return
-        if self._after_example:
-            ex = self._examples[len(self._numbers) - 1][-1]
+        if self._example_at == len(self._numbers) - 1:
+            ex = self._examples[self._example_at][-1]
             ex[0] = f"{ex[0]}{joiner}{text}"
         elif (last := self._texts[-1]) is not None:
             self._texts[-1] = f"{last}{joiner}{text}"

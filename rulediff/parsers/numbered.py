@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..numbering import RuleNumber
+from ..numbering import RuleNumber, new_number
 from . import quirks
 from .build import TreeBuilder
 
@@ -156,7 +156,14 @@ def _read_token(token: str) -> _Reading | None:
     m = NUMBER_TOKEN_RE.fullmatch(token)
     if m is None:
         return None
-    reading = _reading(*m.groups())
+    spelled, heading, rule, letters, dot = m.groups()
+    if spelled.isascii() and (rule[0] != "0" or len(rule) == 1):
+        # _reading for the canonical spelling (nearly every token): the number keeps it.
+        head = int(heading)
+        letters = letters or ""
+        reading = (new_number(head // 100, head, int(rule), letters, spelled), spelled, spelled, letters, dot)
+    else:
+        reading = _reading(spelled, heading, rule, letters, dot)
     if len(_TOKENS) >= _TOKENS_MAX:
         _TOKENS.clear()
     _TOKENS[token] = reading
@@ -172,6 +179,9 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
     tokens = _TOKENS
     warn = builder.warn
     add_rule = builder.rule
+    # builder.rule written out for a number read the first time (nearly every one): four appends.
+    numbers, texts, lines, anchors, seen = builder.columns()
+    add_number, add_text, add_line, add_anchor = numbers.append, texts.append, lines.append, anchors.append
     for line, s, indented, anchor in paras:
         if not s[:1].isdigit():
             # Neither a number nor a typo around one: the cheap common case.
@@ -237,4 +247,11 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
         if rest and not space:
             msg = f"no space after rule number {num}; read as {num}"
             warn(line, msg, "typo", quirk=quirks.NO_SPACE.name)
-        add_rule(num, rest, line, anchor, key)
+        if key in seen:
+            add_rule(num, rest, line, anchor, key)
+            continue
+        seen[key] = 1
+        add_number(num)
+        add_text(rest or None)
+        add_line(line)
+        add_anchor(anchor)
