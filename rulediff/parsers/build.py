@@ -144,18 +144,26 @@ class TreeBuilder:
         make, example = new_rule, new_example
         titles, categories, all_examples, all_notes = self._titles, self._categories, self._examples, self._notes
         columns = zip(self._numbers, self._texts, self._lines, self._anchors, strict=True)
+        add = rules.append
         for at, (num, text, line, anchor) in enumerate(columns):
-            text = text or ""
+            if text is None:
+                text = ""
             title = titles.get(at) if titles else None
             # A section's or a heading's text is its title, and a rule's when it reads as one (not a
-            # subrule's): told from the number's parts, which is what its level is made of.
-            if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
+            # subrule's): told from the number's parts, which is what its level is made of. (Most rules
+            # are sentences longer than any title: their length answers before the call.)
+            if (
+                title is None
+                and num is not None
+                and not num.letters
+                and (num.rule is None or ((len(text) <= 80 or len(text.strip()) <= 80) and looks_like_title(text)))
+            ):
                 title = text.strip() or None
-            found = all_examples.get(at) if all_examples else None
+            found = all_examples.get(at)
             examples = tuple([example(str(t), int(ln), None) for t, ln in found]) if found else ()
             notes = tuple(all_notes.get(at, ())) if all_notes else ()
             category = categories.get(at) if categories else None
-            rules.append(make(num, text, line, title, examples, None, None, category, notes, anchor))
+            add(make(num, text, line, title, examples, None, None, category, notes, anchor))
         return tuple(rules), tuple(self.warnings)
 
 
