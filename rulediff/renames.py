@@ -16,6 +16,7 @@ from .likeness import Likeness
 from .match import Pair, match
 from .model import Document, Rule
 from .sides import PerDocument
+from .text import kept_letters
 
 # A substitution is a rename only when the same word pair changed in at least this many rules: a word
 # changed in a handful of rules is an edit.
@@ -428,26 +429,62 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
     stay the old ones). A rule the new release still has word for word is left alone: the old word may
     live on in another sense there (the Emperor variant's generals outlived EDH's)."""
     kept_raw = {r.text for r in new.rules}
-    kept: set[str] | None = None  # the new release's comparison texts, worked out if a rule is rewritten
-    rules: list[Rule] = []
-    for r in doc.rules:
+    rules = list(doc.rules)
+    rewritten: list[tuple[int, Rule]] = []
+    for k in _touched(doc, renames):
+        r = rules[k]
         text = substitute(r.text, renames)
         title = substitute(r.title, renames) if r.title else r.title
         examples = tuple(
             e if (t := substitute(e.text, renames)) == e.text else replace(e, text=t, norm_cache=None)
             for e in r.examples
         )
-        if text == r.text and title == r.title and examples == r.examples:
-            rules.append(r)
-            continue
-        if r.text not in kept_raw:
-            if kept is None:
-                kept = {x.norm for x in new.rules}
-            if r.norm not in kept:
-                rules.append(replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
-                continue
-        rules.append(r)
+        if (text != r.text or title != r.title or examples != r.examples) and r.text not in kept_raw:
+            rewritten.append(
+                (k, replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
+            )
+    if rewritten:
+        # The new release's comparison texts that may equal one of these rules' (equal texts have equal
+        # counts of the letters normalising keeps): the rest of the release is not normalised for nothing.
+        counts = {kept_letters(doc.rules[k].norm) for k, _ in rewritten}
+        kept = {
+            x.norm for x in new.rules if kept_letters(x.norm_cache if x.norm_cache is not None else x.text) in counts
+        }
+        for k, read in rewritten:
+            if doc.rules[k].norm not in kept:
+                rules[k] = read
     return replace(doc, rules=tuple(rules))
+
+
+def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
+    """The positions of the rules of ``doc`` whose text, title or an example holds the longest word of an old
+    spelling of ``renames``, in order: every rule :func:`substitute` may change (it changes only a text that
+    :func:`uses` a spelling, which holds all of its words), found by one C-speed search of the joined texts per
+    word, as :func:`_users` finds them, instead of a call per text."""
+    texts: list[str] = []
+    owner: list[int] = []
+    for k, r in enumerate(doc.rules):
+        texts.append(r.text)
+        owner.append(k)
+        if r.title:
+            texts.append(r.title)
+            owner.append(k)
+        for e in r.examples:
+            texts.append(e.text)
+            owner.append(k)
+    if not texts:
+        return []
+    joined = "\n".join(texts)
+    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    near: set[int] = set()
+    for rename in renames:
+        for w in (words[0] for words in _spelling_words(_olds(rename.spellings))):
+            at = joined.find(w)
+            while at >= 0:
+                x = bisect_right(starts, at) - 1
+                near.add(owner[x])
+                at = joined.find(w, starts[x + 1] if x + 1 < len(starts) else len(joined))
+    return sorted(near)
 
 
 def through_renames(

@@ -104,6 +104,13 @@ def normalize(text: str) -> str:
     return s
 
 
+def kept_letters(text: str) -> tuple[int, int, int]:
+    """How many "n", "o" and "s" ``text`` holds: letters :func:`normalize` never adds or removes (it drops
+    only the letters of "(tm)" and "(R)" marks and writes "AE" and the ligatures as "Ae", "ae"), so texts that
+    normalise equal have equal counts. Three C-speed counts: a filter before normalising many texts."""
+    return text.count("n"), text.count("o"), text.count("s")
+
+
 REF_PLACEHOLDER = "\u27e8ref\u27e9"
 
 

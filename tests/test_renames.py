@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from functools import cache
 
 from hypothesis import given
@@ -17,7 +18,7 @@ from rulediff.model import Document
 from rulediff.nature import nature_of
 from rulediff.notes import build_notes
 from rulediff.parsers import parse_bytes
-from rulediff.renames import Rename, detect, substitute
+from rulediff.renames import Rename, detect, renamed, substitute
 from rulediff.report import to_dict, to_html, to_markdown
 from rulediff.textdiff import Op, word_diff
 
@@ -267,3 +268,55 @@ def test_substitute_leaves_no_old_word_and_touches_nothing_else(words: list[str]
         assert got == text
     # Only the renamed word and the article before it change: as many words as before.
     assert len(got.split()) == len(words)
+
+
+def _renamed_rule_by_rule(doc: Document, renames: tuple[Rename, ...], new: Document) -> Document:
+    """What renames.renamed makes, as it made it before it looked only at the rules the renames touch: every
+    rule read, every text of the new release normalised."""
+    kept_raw, kept = {r.text for r in new.rules}, {x.norm for x in new.rules}
+    rules = []
+    for r in doc.rules:
+        text, title = substitute(r.text, renames), substitute(r.title, renames) if r.title else r.title
+        examples = tuple(
+            e if (t := substitute(e.text, renames)) == e.text else replace(e, text=t, norm_cache=None)
+            for e in r.examples
+        )
+        changed = text != r.text or title != r.title or examples != r.examples
+        if changed and r.text not in kept_raw and r.norm not in kept:
+            r = replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None)
+        rules.append(r)
+    return replace(doc, rules=tuple(rules))
+
+
+def _read(doc: Document) -> list[tuple[str | None, str, str | None, list[str]]]:
+    return [(str(r.number), r.text, r.title, [e.text for e in r.examples]) for r in doc.rules]
+
+
+def test_the_rules_read_in_the_new_words_are_the_ones_every_rule_read_gives() -> None:
+    old, new = _edh()
+    renames = align(old, new).renames
+    assert renames  # (EDH -> Commander, general -> commander)
+    assert _read(renamed(old, renames, new)) == _read(_renamed_rule_by_rule(old, renames, new))
+    # Made up: a use in a title only, in an example only, none at all, and a rule the new release keeps in
+    # other typography (left alone: the old word lives on there).
+    rename = (Rename("widget", "gadget", (("Widget", "Gadget"), ("widget", "gadget"))),)
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of {}.\n\n1. Game Concepts\n\n"
+    old_body = (
+        "100. General\n\n100.1. Filler.\n\n101. Widgets\n\n"
+        "101.1. A widget game is won by the player with the most widgets.\n\n101.2. Nothing here yet.\n\n"
+        "Example: A widget is played.\n\n101.3. The \u201cwidget\u201d rule is old\u2014but kept.\n\n"
+    )
+    new_body = (
+        "100. General\n\n100.1. Filler.\n\n101. Gadgets\n\n101.1. Something else.\n\n101.2. Nothing here.\n\n"
+        '101.3. The "widget" rule is old-but kept.\n\n'
+    )
+    old_doc, new_doc = (
+        parse_bytes((head.format(date) + body + "Glossary\n\nCredits\n").encode(), f"{date}.txt")
+        for date, body in (("May 1, 2020", old_body), ("June 1, 2020", new_body))
+    )
+    read = renamed(old_doc, rename, new_doc)
+    assert _read(read) == _read(_renamed_rule_by_rule(old_doc, rename, new_doc))
+    texts = [r.text for r in read.rules]
+    assert "Gadgets" in texts and "A gadget game is won by the player with the most gadgets." in texts
+    assert "Example: A gadget is played." in [e.text for r in read.rules for e in r.examples]
+    assert "The \u201cwidget\u201d rule is old\u2014but kept." in texts
