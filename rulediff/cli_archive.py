@@ -166,18 +166,36 @@ def archive_remove(version: str) -> None:
 
 
 @archive.command("export")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write here (whole or not at all)."
+)
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @archive_option
 @_guard
-def archive_export() -> None:
+def archive_export(output: str | None, force: bool) -> None:
     """Every version and rule as JSON lines (type "version" then its "rule" records).
 
+    With -o the file is written whole or not at all: damage found in the archive partway leaves it as it was.
+    Standard output cannot be taken back: a damaged archive is looked over for missing rows before the first
+    line, and damage only reading finds ends the output there (exit 2).
+
     \b
-    Example:
+    Examples:
+      rulediff archive export -o archive.jsonl
       rulediff archive export > archive.jsonl
     """
+    from .output import check_target, write_atomic
+
+    if output is not None:
+        check_target(output, force)
     with _open(create=False) as arc:
-        for rec in arc.export():
-            click.echo(json.dumps(rec, ensure_ascii=False, sort_keys=True))
+        arc.check_rule_counts()
+        lines = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n" for rec in arc.export())
+        if output is not None:
+            write_atomic(output, lines, force=force)
+            return
+        for line in lines:
+            click.echo(line, nl=False)
 
 
 @main.command()

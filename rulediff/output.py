@@ -9,6 +9,7 @@ import re
 import secrets
 import stat
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .errors import OutputError
@@ -30,16 +31,39 @@ def check_target(path: str | os.PathLike[str], force: bool) -> Path:
         raise OutputError("is a device, FIFO or socket, not a file; refusing to replace it", source=str(p))
     if (p.exists() or p.is_symlink()) and not force:
         raise OutputError("already exists; use --force to replace it", source=str(p))
+    if _is_archive(p):
+        raise OutputError("is a rulediff archive; refusing to replace it, even with --force", source=str(p))
     return p
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False) -> Path:
-    """Write ``data`` to ``path`` all at once or not at all.
+# An SQLite file's first bytes, and where its header keeps the application id (archive/schema.py's, "RDif").
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_APPLICATION_ID_AT, _ARCHIVE_ID = 68, b"RDif"
+
+
+def _is_archive(p: Path) -> bool:
+    """Is ``p`` a rulediff archive (by its SQLite header): a file no output replaces, whatever the user forces
+    (``diff -o rulediff.sqlite --force`` mistyped would lose every version archived)."""
+    try:
+        if not p.is_file():  # (a FIFO behind a symlink is never opened: that would wait for a writer)
+            return False
+        with open(p, "rb") as fh:
+            head = fh.read(_APPLICATION_ID_AT + 4)
+    except OSError:
+        return False  # not there, or not readable: whatever replacing it finds is said then
+    return head.startswith(_SQLITE_MAGIC) and head[_APPLICATION_ID_AT:] == _ARCHIVE_ID
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes | Iterable[str], *, force: bool = False) -> Path:
+    """Write ``data`` to ``path`` all at once or not at all. ``data`` may be pieces of text made as they are
+    written (a whole archive's export): an error raised while making them leaves the target as it was.
 
     The temp file is locked while it is written. A writer killed meanwhile (kill -9, the OOM killer, a machine
     that stops) leaves it behind, unlocked: the next write of the same target removes it."""
     p = check_target(path, force)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    chunks: Iterable[bytes] = (
+        [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else _encoded(data)
+    )
     _remove_leftovers(p)
     try:
         fd, tmp = _fresh_locked(p)
@@ -48,7 +72,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     try:
         # The file stays open, and locked, until it has its name.
         with os.fdopen(fd, "wb", closefd=False) as fh:
-            fh.write(raw)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fd)
         if p.is_file():  # a file replaced keeps its mode; a new one has a plain open()'s
@@ -62,6 +87,11 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, force: bool
     finally:
         os.close(fd)
     return p
+
+
+def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield piece.encode("utf-8")
 
 
 def _lock(fd: int) -> bool:

@@ -133,7 +133,8 @@ def is_site(root: Path) -> bool:
 
 def prepare_folder(root: Path, *, force: bool = False) -> None:
     """Make ``root`` ready for a site: created if absent; an existing folder must be empty or a rulediff
-    site (one with our stamp) unless ``force``; never a symlink to elsewhere or a file."""
+    site (one with our stamp) unless ``force``; never a file or a dangling symlink. A symlink to a folder is the
+    folder the user named, and is followed (a site published from ``/var/www`` through a link)."""
     if root.is_symlink() and not root.is_dir():
         raise OutputError("is a dangling symlink; expected a folder", source=str(root))
     if root.exists() and not root.is_dir():

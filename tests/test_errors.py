@@ -1136,3 +1136,90 @@ def test_an_older_archive_is_read_where_it_cannot_be_written(tmp_path: Path, sma
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# -- archive export: whole or not at all ---------------------------------------------------------------------
+
+
+def _damaged_copy(tmp_path: Path, small_archive: Path, sql: str) -> Path:
+    import shutil
+    import sqlite3
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    db = sqlite3.connect(archive, isolation_level=None)
+    assert db.execute(sql).rowcount > 0
+    db.close()
+    return archive
+
+
+def test_an_export_to_a_file_is_whole_or_not_written(tmp_path: Path, small_archive: Path) -> None:
+    """Damage found partway (the last version's extras do not read back) wrote part of the
+    JSON lines, exit 2: now the file named keeps what it held, and no temp file is left."""
+    archive = _damaged_copy(
+        tmp_path,
+        small_archive,
+        "UPDATE versions SET extra = 'x'"
+        " WHERE id = (SELECT id FROM versions ORDER BY sort_date DESC, seq DESC LIMIT 1)",
+    )
+    out = tmp_path / "out.jsonl"
+    out.write_text("before\n")
+    r = CliRunner().invoke(main, ["--archive", str(archive), "archive", "export", "-o", str(out), "--force"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"rulediff: error: {archive}: the archive is damaged: ") and r.stderr.count("\n") == 1
+    assert out.read_text() == "before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite", "out.jsonl"]
+    # (and standard output had lines before the damage: what -o is for)
+    r = CliRunner().invoke(main, ["--archive", str(archive), "archive", "export"])
+    assert r.exit_code == 2 and '"type": "version"' in r.stdout
+
+
+def test_an_export_of_an_archive_short_of_rule_rows_writes_nothing(tmp_path: Path, small_archive: Path) -> None:
+    archive = _damaged_copy(tmp_path, small_archive, "DELETE FROM rules WHERE version_id = 2 AND pos = 3")
+    r = CliRunner().invoke(main, ["--archive", str(archive), "archive", "export"])
+    assert r.exit_code == 2, r.output
+    assert r.stdout == "" and "the archive is damaged: " in r.stderr
+
+
+def test_an_export_to_a_file_equals_standard_output(tmp_path: Path, small_archive: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["--archive", str(small_archive), "archive", "export", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == ""
+    r = CliRunner().invoke(main, ["--archive", str(small_archive), "archive", "export"])
+    assert r.exit_code == 0 and out.read_text(encoding="utf-8") == r.stdout and r.stdout.count("\n") > 10
+    r = CliRunner().invoke(main, ["--archive", str(small_archive), "archive", "export", "-o", str(out)])
+    assert r.exit_code == 2 and "already exists; use --force" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["archive", "export", "-o"], ["diff", "2006-10-01", "2014-07-18", "--format", "json", "-o"]],
+    ids=["export", "diff"],
+)
+def test_no_output_replaces_an_archive_even_forced(command: list[str], tmp_path: Path, small_archive: Path) -> None:
+    """`-o rulediff.sqlite --force` (a slip of the finger) replaced the archive with the output: every version
+    archived was lost. An archive is refused by its SQLite header, whichever archive the command reads."""
+    import hashlib
+    import shutil
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    other = tmp_path / "b.sqlite"
+    shutil.copy(small_archive, other)
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (archive, other)}
+    for target in (archive, other):
+        r = CliRunner().invoke(main, ["--archive", str(archive), *command, str(target), "--force"])
+        assert r.exit_code == 2, r.output
+        assert (
+            r.stderr == f"rulediff: error: {target}: is a rulediff archive; refusing to replace it, even with --force\n"
+        )
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (archive, other)} == before
+
+
+def test_the_archive_mark_outputs_look_for_is_the_archives() -> None:
+    from rulediff import output
+    from rulediff.archive.schema import APPLICATION_ID, SQLITE_MAGIC
+
+    assert APPLICATION_ID.to_bytes(4, "big") == output._ARCHIVE_ID
+    assert output._SQLITE_MAGIC == SQLITE_MAGIC
