@@ -9,9 +9,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
+from rulediff import text as text_module
 from rulediff.model import Example, Rule
 from rulediff.numbering import RuleNumber
 from rulediff.parsers import base, official, parse_bytes
@@ -116,6 +117,10 @@ _BREAK = re.compile(r"\r\r\n|\r\n|\r")
 
 
 @given(st.text(alphabet="\r\na\u2028", max_size=40))
+@example("a\r\nb\r\n")  # every break a CR LF: split_lines's one split
+@example("a\r\r\nb\n")  # as many CRs as LFs, not all in CR LF
+@example("a\rb\n")
+@example("a\n\rb")
 def test_line_breaks_read_as_the_left_to_right_scan(text: str) -> None:
     assert lf_text(text) == _BREAK.sub("\n", text)
     assert split_lines(text) == _BREAK.sub("\n", text).split("\n")
@@ -185,6 +190,20 @@ def test_normalize_collapses_every_space(text: str) -> None:
 def test_normalising_keeps_the_letters_renamed_compares_by(text: str) -> None:
     # renames.renamed normalises only the texts of a release whose counts match: exact only if this holds.
     assert kept_letters(normalize(text)) == kept_letters(text)
+
+
+@given(st.text())
+def test_normalising_any_text_keeps_those_letters(text: str) -> None:
+    assert kept_letters(normalize(text)) == kept_letters(text)
+
+
+def test_no_rewrite_of_normalising_adds_or_removes_those_letters() -> None:
+    # The tables themselves: a new replacement or mark with an "n", "o" or "s" (say "\u2116" -> "No") fails here
+    # even when no random text happens to hold it.
+    for a, b in text_module._REPLACE:
+        assert kept_letters(a) == kept_letters(b), (a, b)
+    for mark in re.findall(r"\w+", text_module._MARKS.pattern):
+        assert kept_letters(mark) == (0, 0, 0), mark
 
 
 def test_comparison_forms_are_derived_on_first_use_and_ignored_by_equality() -> None:

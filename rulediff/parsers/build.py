@@ -63,7 +63,8 @@ class TreeBuilder:
         self.warnings.append(ParseWarning(line, message, code, quirk=quirk))
 
     def rule(self, number: RuleNumber, text: str, line: int, anchor: str | None = None, key: str | None = None) -> None:
-        """A numbered node; ``key`` is ``str(number)`` when the caller has it at hand."""
+        """A numbered node; ``key`` is ``str(number)`` when the caller has it at hand. (numbered.read_body adds a
+        number seen for the first time to the columns itself, as this does: keep the two in step.)"""
         # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
         if key is None:
             key = str(number)
