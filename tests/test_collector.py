@@ -100,3 +100,58 @@ def test_overlapping_pauses_in_threads_leave_it_as_found(collector_on):
         t.join()
     assert states == [False] * 4
     assert gc.isenabled()
+
+
+def test_what_a_call_made_is_not_walked_after_it(collector_on):
+    """The objects a parse and an alignment make went to the young generation when the collector resumed:
+    the first allocation after the call walked them all (and every tenth walked them again), freeing nothing.
+    Now they are old, and the young generation starts empty."""
+    seeds = sorted(SEED.glob("*.txt"))[:2]
+    walked: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            walked.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(count)
+    try:
+        old, new = parse(str(seeds[0])), parse(str(seeds[1]))
+        al = align(old, new)
+        assert gc.get_count()[0] < 50
+        junk = [[k] for k in range(200)]  # allocations after the call, as a caller makes them
+    finally:
+        gc.callbacks.remove(count)
+    assert walked == [] and al.changes and junk
+
+
+def test_a_callers_own_freeze_is_left_as_it_was(collector_on):
+    # (a server freezes what it has before forking workers, so they share its pages: unfreezing undid that)
+    marker = [object()]
+
+    def in_collectable_generations() -> bool:  # (the frozen are in none of them)
+        return any(o is marker for o in gc.get_objects())
+
+    assert in_collectable_generations()
+    gc.freeze()
+    try:
+        align(*(parse(str(p)) for p in sorted(SEED.glob("*.txt"))[:2]))
+        assert not in_collectable_generations() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_cyclic_garbage_of_a_call_is_still_collected(collector_on):
+    import weakref
+
+    class Node:
+        pass
+
+    with collector.paused():
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # type: ignore[attr-defined]
+        alive = weakref.ref(a)
+        del a, b
+    assert alive() is not None  # a cycle: no reference count frees it
+    gc.collect()
+    assert alive() is None
