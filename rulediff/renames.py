@@ -499,10 +499,13 @@ def through_renames(
             break
         read = renamed(old, renames, new)
         # Equal raw content was judged on the renamed texts: it holds only for the rules the renames left alone.
+        before = pairs
         pairs = [
             p if not p.same or read.rules[p.old] is old.rules[p.old] else replace(p, same=False)
             for p in match(read, new, likeness)
         ]
+        if [(p.old, p.new, p.same) for p in pairs] == [(p.old, p.new, p.same) for p in before]:
+            break  # the renames linked nothing new: detecting again from the same links finds the same renames
         # The rules now linked may show a companion rename ("general" -> "commander"): once more then.
         more = _detect_pairs(old, new, pairs)
         if {(r.old, r.new) for r in more} <= {(r.old, r.new) for r in renames}:

@@ -321,3 +321,27 @@ def test_the_rules_read_in_the_new_words_are_the_ones_every_rule_read_gives() ->
     assert "Gizmos" in texts and "A gizmo game is won by the player with the most gizmos." in texts
     assert "Example: A gizmo is played." in [e.text for r in read.rules for e in r.examples]
     assert "The \u201cwidget\u201d rule is old\u2014but kept, son." in texts
+
+
+def test_renames_are_detected_again_only_when_the_second_matching_links_something_new(monkeypatch) -> None:
+    """Detecting renames again from the links the first detection already read finds the same renames: it is
+    skipped when matching the old release in the new words links nothing new (2018-04-27's "his or her" ->
+    "their", 33 ms of its pair), and still made when it does (903 "EDH" -> "Commander" stays linked, and brings
+    "general" -> "commander" with it)."""
+    import rulediff.renames as renames_module
+
+    calls: list[int] = []
+    real = renames_module._detect_pairs
+
+    def counting(old: Document, new: Document, pairs: list) -> tuple[Rename, ...]:  # type: ignore[type-arg]
+        calls.append(len(pairs))
+        return real(old, new, pairs)
+
+    monkeypatch.setattr(renames_module, "_detect_pairs", counting)
+    old_rules = [f"A widget may enter play {k} times in a widget game." for k in range(6)]
+    new_rules = [f"A gadget may enter play {k} times in a gadget game." for k in range(6)]
+    assert [(r.old, r.new, r.rules) for r in _detect(*_pair(old_rules, new_rules))] == [("widget", "gadget", 6)]
+    assert len(calls) == 1
+    calls.clear()
+    assert {(r.old, r.new) for r in align(*_edh()).renames} == {("EDH", "Commander"), ("general", "commander")}
+    assert len(calls) >= 2
