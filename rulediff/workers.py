@@ -6,6 +6,7 @@ ever, holding its memory. Each worker here watches its parent and exits once it 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -27,16 +28,42 @@ def pool(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
 class _Pool(ProcessPoolExecutor):
     """Workers start with Ctrl-C ignored (a disposition a new process keeps through exec), so one pressed
     while a worker is still starting up, before its initializer, prints no traceback from it either. The
-    pool starts its workers as work is submitted; this process ignores Ctrl-C only for that moment."""
+    pool starts its workers as work is submitted; this process ignores Ctrl-C only for that moment, and holds
+    it blocked meanwhile, so one pressed then is not lost: it is delivered when the moment ends (a blocked
+    signal stays pending even while ignored). Before, it was dropped and the command ran to its end. The
+    threads the pool starts in that moment keep it blocked, as CPython's own helper processes are started,
+    so it goes to the main thread. A worker starts with it blocked too, and unblocks it in its initializer.
+
+    Left by an error or Ctrl-C (``with`` ends with an exception), the pool does not wait for the work under
+    way: a worker that was still starting when Ctrl-C came (and so did not take it) went on to finish its
+    first job, seconds of rendering, before the command could stop (10 s measured on a full site)."""
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
+        if exc_type is not None:
+            self.stop_now()
+            return False
+        return super().__exit__(exc_type, exc, tb)
+
+    def stop_now(self) -> None:
+        """Drop the work not started and end the workers (SIGTERM) without waiting for what they are doing:
+        what a worker was writing is mended as any interrupted write is (a site's journal, an archive's log)."""
+        for p in list((getattr(self, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError):
+                p.terminate()
+        # The pool sees its workers gone and ends at once, its queues and their semaphores cleaned up as after
+        # any end (not waiting for it left them to the resource tracker, which warned of them as leaked).
+        self.shutdown(wait=True, cancel_futures=True)
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if threading.current_thread() is not threading.main_thread():
             return super().submit(fn, *args, **kwargs)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         before = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             return super().submit(fn, *args, **kwargs)
         finally:
             signal.signal(signal.SIGINT, before)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _exit_with(parent: int) -> None:
@@ -45,6 +72,7 @@ def _exit_with(parent: int) -> None:
     the whole process group, and the parent says it was interrupted (each worker printed a traceback). What
     a worker was writing is mended as any interrupted write is (a site's journal, an archive's log)."""
     signal.signal(signal.SIGINT, _leave)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (one pressed while starting: taken now)
 
     def watch() -> None:
         while os.getppid() == parent:

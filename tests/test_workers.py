@@ -77,3 +77,52 @@ def test_ctrl_c_leaves_workers_quietly(tmp_path: Path, how: str, when: str) -> N
     )
     assert proc.stdout.strip() == "interrupted", (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
+
+
+STOPPED = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    import concurrent.futures
+    from rulediff.workers import pool
+    if __name__ == "__main__":
+        how, when = sys.argv[1], sys.argv[2]
+        real = concurrent.futures.ProcessPoolExecutor.submit
+
+        def submit_interrupted(self, fn, /, *args, **kwargs):
+            # Ctrl-C comes while the pool starts a worker (this process ignores it then)
+            os.killpg(0, signal.SIGINT)
+            return real(self, fn, *args, **kwargs)
+
+        if when == "submitting":
+            concurrent.futures.ProcessPoolExecutor.submit = submit_interrupted
+        started = time.monotonic()
+        try:
+            with pool(1, spawn=how == "spawn") as workers:
+                job = workers.submit(time.sleep, 30)  # a long first job: the worker takes no Ctrl-C while starting
+                if when == "working":
+                    time.sleep(0.5)
+                    raise KeyboardInterrupt
+                time.sleep(30)
+            print("not interrupted", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted after {time.monotonic() - started:.1f} s", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["fork", "spawn"])
+@pytest.mark.parametrize("when", ["submitting", "working"])
+def test_ctrl_c_stops_at_once_and_is_never_lost(tmp_path: Path, how: str, when: str) -> None:
+    """Ctrl-C pressed in the moment a pool starts a worker was dropped (this process ignores it then, for the
+    worker's sake): the command ran to its end, exit 0. And a command stopped by Ctrl-C (or an error) waited
+    for its workers' jobs under way: 10 s on a full site, 30 s here. Now the interrupt is held until the moment
+    ends, the workers are ended at once, and none prints a traceback."""
+    script = tmp_path / "stopped.py"
+    script.write_text(STOPPED)
+    proc = subprocess.run(
+        [sys.executable, str(script), how, when], capture_output=True, text=True, timeout=60, start_new_session=True
+    )
+    said = proc.stdout.strip()
+    assert said.startswith("interrupted after "), (proc.stdout, proc.stderr)
+    assert float(said.split()[-2]) < 10, said
+    assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
