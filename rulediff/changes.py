@@ -348,6 +348,7 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     add = keyed.append
     inferred: dict[str, tuple[str, float]] = {}
     make = _change
+    unchanged = Kind.UNCHANGED
     for p in pairs:
         i, j = p.old, p.new
         if i in splits or j in merges:
@@ -356,8 +357,12 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
         na, nb = ra.number, rb.number
         if p.same and not ra.examples and ra.notes == rb.notes and na is not None and nb is not None:
             # Most pairs: numbered, the same raw text and no examples -- what _paired decides for them,
-            # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same).
-            kind = _numbered_kind(i in in_order, na is nb or na == nb, False)
+            # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same);
+            # most of those in order and under the same number, unchanged.
+            if (na is nb or na == nb) and i in in_order:
+                kind = unchanged
+            else:
+                kind = _numbered_kind(i in in_order, na is nb or na == nb, False)
             add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
             continue
         add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
