@@ -16,6 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 _WATCH_EVERY = 0.2  # seconds
+# Held (blocked) while the pool starts a worker, and in the worker until its initializer: Ctrl-C and SIGTERM.
+_HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 def pool(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
@@ -33,6 +35,9 @@ class _Pool(ProcessPoolExecutor):
     signal stays pending even while ignored). Before, it was dropped and the command ran to its end. The
     threads the pool starts in that moment keep it blocked, as CPython's own helper processes are started,
     so it goes to the main thread. A worker starts with it blocked too, and unblocks it in its initializer.
+    SIGTERM is held in that moment as well: taken in the middle of starting a worker, it left the worker
+    without the data it reads first (a traceback of EOFError from the worker, and one not yet known to
+    the pool, so not ended with it); held, it ends the command once the worker has what it needs.
 
     Left by an error or Ctrl-C (``with`` ends with an exception), the pool does not wait for the work under
     way: a worker that was still starting when Ctrl-C came (and so did not take it) went on to finish its
@@ -57,13 +62,18 @@ class _Pool(ProcessPoolExecutor):
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if threading.current_thread() is not threading.main_thread():
             return super().submit(fn, *args, **kwargs)
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # Those of _HELD not blocked already (a query, which changes nothing): blocked inside the try, so that
+        # one taken just before cannot leave them blocked.
+        held = _HELD - signal.pthread_sigmask(signal.SIG_BLOCK, ())
         try:
-            return super().submit(fn, *args, **kwargs)
+            signal.pthread_sigmask(signal.SIG_BLOCK, held)
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                return super().submit(fn, *args, **kwargs)
+            finally:
+                signal.signal(signal.SIGINT, before)
         finally:
-            signal.signal(signal.SIGINT, before)
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def _exit_with(parent: int) -> None:
@@ -72,7 +82,7 @@ def _exit_with(parent: int) -> None:
     the whole process group, and the parent says it was interrupted (each worker printed a traceback). What
     a worker was writing is mended as any interrupted write is (a site's journal, an archive's log)."""
     signal.signal(signal.SIGINT, _leave)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (one pressed while starting: taken now)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # (one sent while it started: taken now)
 
     def watch() -> None:
         while os.getppid() == parent:

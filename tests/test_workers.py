@@ -126,3 +126,39 @@ def test_ctrl_c_stops_at_once_and_is_never_lost(tmp_path: Path, how: str, when: 
     assert said.startswith("interrupted after "), (proc.stdout, proc.stderr)
     assert float(said.split()[-2]) < 10, said
     assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
+
+
+TERMINATED = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    import multiprocessing.util
+    from rulediff.workers import pool
+    if __name__ == "__main__":
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))  # as the command line does
+        real = multiprocessing.util.spawnv_passfds
+
+        def spawned_then_terminated(path, args, passfds):
+            pid = real(path, args, passfds)
+            if any("spawn_main" in str(a) for a in args):  # (not the resource tracker's start)
+                os.kill(os.getpid(), signal.SIGTERM)  # SIGTERM while the worker is being started
+            return pid
+
+        multiprocessing.util.spawnv_passfds = spawned_then_terminated
+        try:
+            with pool(1, spawn=True) as workers:
+                workers.submit(time.sleep, 30)
+                time.sleep(30)
+        finally:
+            print("ended", flush=True)
+    """
+)
+
+
+def test_sigterm_while_a_worker_starts_ends_the_command_quietly(tmp_path: Path) -> None:
+    """SIGTERM taken in the middle of starting a worker left the worker without the data it reads first: it
+    printed a traceback (EOFError), and, not yet known to the pool, was not ended with it."""
+    script = tmp_path / "terminated.py"
+    script.write_text(TERMINATED)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM and proc.stdout.strip() == "ended", (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
