@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -190,12 +191,15 @@ def archive_export(output: str | None, force: bool) -> None:
         check_target(output, force)
     with _open(create=False) as arc:
         arc.check_rule_counts()
-        lines = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n" for rec in arc.export())
-        if output is not None:
-            write_atomic(output, lines, force=force)
-            return
-        for line in lines:
-            click.echo(line, nl=False)
+        # Closed here, with the archive still open: left to the garbage collector after a closed pipe (export |
+        # head) or Ctrl-C, the export's snapshot ended on a closed database, with a traceback.
+        with contextlib.closing(arc.export()) as records:
+            lines = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n" for rec in records)
+            if output is not None:
+                write_atomic(output, lines, force=force)
+                return
+            for line in lines:
+                click.echo(line, nl=False)
 
 
 @main.command()

@@ -31,27 +31,43 @@ def check_target(path: str | os.PathLike[str], force: bool) -> Path:
         raise OutputError("is a device, FIFO or socket, not a file; refusing to replace it", source=str(p))
     if (p.exists() or p.is_symlink()) and not force:
         raise OutputError("already exists; use --force to replace it", source=str(p))
-    if _is_archive(p):
-        raise OutputError("is a rulediff archive; refusing to replace it, even with --force", source=str(p))
+    why = _stored_data(p)
+    if why:
+        raise OutputError(f"{why}; refusing to replace it, even with --force", source=str(p))
     return p
 
 
 # An SQLite file's first bytes, and where its header keeps the application id (archive/schema.py's, "RDif").
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _APPLICATION_ID_AT, _ARCHIVE_ID = 68, b"RDif"
+# The files SQLite keeps beside a database: its write-ahead log and its index, or its rollback journal.
+_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
-def _is_archive(p: Path) -> bool:
-    """Is ``p`` a rulediff archive (by its SQLite header): a file no output replaces, whatever the user forces
-    (``diff -o rulediff.sqlite --force`` mistyped would lose every version archived)."""
+def _stored_data(p: Path) -> str:
+    """What ``p`` is, if it is an SQLite database or one of the files SQLite keeps beside one: no output replaces
+    those, whatever the user forces (``diff -o rulediff.sqlite --force`` mistyped lost every version archived).
+    Any database, not only one whose header says it is an archive: an archive's first changes, made in its
+    write-ahead log, reach the header only at a checkpoint. "" for anything else."""
+    head = _head(p)
+    if head.startswith(_SQLITE_MAGIC):
+        return "is a rulediff archive" if head[_APPLICATION_ID_AT:] == _ARCHIVE_ID else "is an SQLite database"
+    name = str(p)
+    for suffix in _COMPANIONS:
+        if name.endswith(suffix) and _head(Path(name[: -len(suffix)])).startswith(_SQLITE_MAGIC):
+            return f"is part of the SQLite database {name[: -len(suffix)]} (its {suffix[1:]} file)"
+    return ""
+
+
+def _head(p: Path) -> bytes:
+    """The first bytes of the regular file ``p`` (followed through symlinks); b"" for anything else."""
     try:
         if not p.is_file():  # (a FIFO behind a symlink is never opened: that would wait for a writer)
-            return False
+            return b""
         with open(p, "rb") as fh:
-            head = fh.read(_APPLICATION_ID_AT + 4)
+            return fh.read(_APPLICATION_ID_AT + 4)
     except OSError:
-        return False  # not there, or not readable: whatever replacing it finds is said then
-    return head.startswith(_SQLITE_MAGIC) and head[_APPLICATION_ID_AT:] == _ARCHIVE_ID
+        return b""  # not there, or not readable: whatever replacing it finds is said then
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes | Iterable[str], *, force: bool = False) -> Path:

@@ -1217,6 +1217,59 @@ def test_no_output_replaces_an_archive_even_forced(command: list[str], tmp_path:
     assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in (archive, other)} == before
 
 
+def test_no_output_replaces_a_database_or_its_log_even_forced(tmp_path: Path, small_archive: Path) -> None:
+    """The review's cases: an archive killed in its first add has its versions in its write-ahead log and a
+    header without the application id yet (it was replaced, and all four versions lost); and the log itself,
+    or its index, was replaced (a version lost)."""
+    import hashlib
+    import shutil
+    import sqlite3
+
+    archive = tmp_path / "a.sqlite"
+    shutil.copy(small_archive, archive)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t(x)").connection.close()  # a header with no application id
+    db = sqlite3.connect(archive, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("BEGIN")
+    db.execute("CREATE TABLE pending(x)")
+    db.execute("COMMIT")  # in the log, till a checkpoint: the connection stays open
+    try:
+        targets = {
+            other: "is an SQLite database",
+            Path(f"{archive}-wal"): f"is part of the SQLite database {archive} (its wal file)",
+            Path(f"{archive}-shm"): f"is part of the SQLite database {archive} (its shm file)",
+        }
+        for target, said in targets.items():
+            before = hashlib.sha256(target.read_bytes()).hexdigest()
+            command = ["--archive", str(small_archive), "archive", "export", "-o", str(target), "--force"]
+            r = CliRunner().invoke(main, command)
+            assert r.exit_code == 2, r.output
+            assert r.stderr == f"rulediff: error: {target}: {said}; refusing to replace it, even with --force\n"
+            assert hashlib.sha256(target.read_bytes()).hexdigest() == before
+    finally:
+        db.close()
+
+
+def test_an_export_read_in_part_ends_quietly(small_archive: Path) -> None:
+    """`archive export | head -1`: the reader goes; the export's snapshot, left to the garbage collector, ended on
+    a closed database and printed a traceback ("Exception ignored in ... Cannot operate on a closed database")."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulediff", "--archive", str(small_archive), "archive", "export"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert err == "" and proc.returncode == 0, (proc.returncode, err)
+
+
 def test_the_archive_mark_outputs_look_for_is_the_archives() -> None:
     from rulediff import output
     from rulediff.archive.schema import APPLICATION_ID, SQLITE_MAGIC

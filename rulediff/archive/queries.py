@@ -7,7 +7,7 @@ import json
 import re
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import Any
 
 from ..errors import ArchiveError
@@ -247,7 +247,7 @@ class QueryingArchive(AligningArchive):
         out.sort(key=lambda h: (h["first_date"], h["numbers"]))
         return out
 
-    def export(self) -> Iterator[dict[str, Any]]:
+    def export(self) -> Generator[dict[str, Any], None, None]:
         """Every version and its rules as JSON-ready records (one per line in ``archive export``), from one
         snapshot of the archive."""
         with self.snapshot():
