@@ -359,10 +359,8 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
             # Most pairs: numbered, the same raw text and no examples -- what _paired decides for them,
             # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same);
             # most of those in order and under the same number, unchanged.
-            if (na is nb or na == nb) and i in in_order:
-                kind = unchanged
-            else:
-                kind = _numbered_kind(i in in_order, na is nb or na == nb, False)
+            same_number = na is nb or na == nb
+            kind = unchanged if same_number and i in in_order else _numbered_kind(i in in_order, same_number, False)
             add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
             continue
         add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .errors import OutputError
+from .sqlite_header import APPLICATION_ID, APPLICATION_ID_AT, SQLITE_MAGIC
 
 try:
     import fcntl
@@ -37,9 +38,7 @@ def check_target(path: str | os.PathLike[str], force: bool) -> Path:
     return p
 
 
-# An SQLite file's first bytes, and where its header keeps the application id (archive/schema.py's, "RDif").
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_APPLICATION_ID_AT, _ARCHIVE_ID = 68, b"RDif"
+_ARCHIVE_ID = APPLICATION_ID.to_bytes(4, "big")
 # The files SQLite keeps beside a database: its write-ahead log and its index, or its rollback journal.
 _COMPANIONS = ("-wal", "-shm", "-journal")
 
@@ -50,11 +49,11 @@ def _stored_data(p: Path) -> str:
     Any database, not only one whose header says it is an archive: an archive's first changes, made in its
     write-ahead log, reach the header only at a checkpoint. "" for anything else."""
     head = _head(p)
-    if head.startswith(_SQLITE_MAGIC):
-        return "is a rulediff archive" if head[_APPLICATION_ID_AT:] == _ARCHIVE_ID else "is an SQLite database"
+    if head.startswith(SQLITE_MAGIC):
+        return "is a rulediff archive" if head[APPLICATION_ID_AT:] == _ARCHIVE_ID else "is an SQLite database"
     name = str(p)
     for suffix in _COMPANIONS:
-        if name.endswith(suffix) and _head(Path(name[: -len(suffix)])).startswith(_SQLITE_MAGIC):
+        if name.endswith(suffix) and _head(Path(name[: -len(suffix)])).startswith(SQLITE_MAGIC):
             return f"is part of the SQLite database {name[: -len(suffix)]} (its {suffix[1:]} file)"
     return ""
 
@@ -65,7 +64,7 @@ def _head(p: Path) -> bytes:
         if not p.is_file():  # (a FIFO behind a symlink is never opened: that would wait for a writer)
             return b""
         with open(p, "rb") as fh:
-            return fh.read(_APPLICATION_ID_AT + 4)
+            return fh.read(APPLICATION_ID_AT + 4)
     except OSError:
         return b""  # not there, or not readable: whatever replacing it finds is said then
 

@@ -184,6 +184,11 @@ def _spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(sorted(s.split(), key=len, reverse=True)) for s in spellings if s.split())
 
 
+def _joined(texts: list[str]) -> tuple[str, list[int]]:
+    """``texts`` joined by newlines, and where each begins in the joined string: what :func:`_users` searches."""
+    return "\n".join(texts), list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+
 def _users(texts: list[str], joined: str, starts: list[int], spellings: tuple[str, ...]) -> list[int]:
     """The positions in ``texts`` of those that use any of ``spellings`` (see :func:`uses`). ``joined`` is
     the texts joined by newlines, ``starts`` where each begins: one C-speed search of it per spelling, for
@@ -331,8 +336,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
                 named.add(key)
     old_words, new_words = _release(old), _release(new)
     edited_texts = [old.rules[i].text for i, _ in edited]
-    edited_joined = "\n".join(edited_texts)
-    starts = list(accumulate((len(t) + 1 for t in edited_texts[:-1]), initial=0))
+    edited_joined, starts = _joined(edited_texts)
     found: list[Rename] = []
     found_in: list[set[int]] = []
     for key, rules in sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[0])):
@@ -457,10 +461,9 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
 
 
 def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
-    """The positions of the rules of ``doc`` whose text, title or an example holds the longest word of an old
-    spelling of ``renames``, in order: every rule :func:`substitute` may change (it changes only a text that
-    :func:`uses` a spelling, which holds all of its words), found by one C-speed search of the joined texts per
-    word, as :func:`_users` finds them, instead of a call per text."""
+    """The positions of the rules of ``doc`` whose text, title or an example uses an old spelling of ``renames``
+    (:func:`_users`, one C-speed search of the joined texts per word), in order: every rule :func:`substitute`
+    may change. (Of several renames, the first to change a text finds its spelling in the text as it was.)"""
     texts: list[str] = []
     owner: list[int] = []
     for k, r in enumerate(doc.rules):
@@ -474,17 +477,8 @@ def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
             owner.append(k)
     if not texts:
         return []
-    joined = "\n".join(texts)
-    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-    near: set[int] = set()
-    for rename in renames:
-        for w in (words[0] for words in _spelling_words(_olds(rename.spellings))):
-            at = joined.find(w)
-            while at >= 0:
-                x = bisect_right(starts, at) - 1
-                near.add(owner[x])
-                at = joined.find(w, starts[x + 1] if x + 1 < len(starts) else len(joined))
-    return sorted(near)
+    joined, starts = _joined(texts)
+    return sorted({owner[x] for rename in renames for x in _users(texts, joined, starts, _olds(rename.spellings))})
 
 
 def through_renames(

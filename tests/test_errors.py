@@ -1268,11 +1268,3 @@ def test_an_export_read_in_part_ends_quietly(small_archive: Path) -> None:
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert err == "" and proc.returncode == 0, (proc.returncode, err)
-
-
-def test_the_archive_mark_outputs_look_for_is_the_archives() -> None:
-    from rulediff import output
-    from rulediff.archive.schema import APPLICATION_ID, SQLITE_MAGIC
-
-    assert APPLICATION_ID.to_bytes(4, "big") == output._ARCHIVE_ID
-    assert output._SQLITE_MAGIC == SQLITE_MAGIC

@@ -11,12 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import ArchiveBusyError, ArchiveError, DamagedArchiveError
+from ..sqlite_header import APPLICATION_ID, SQLITE_MAGIC
 from .base import environment_error
 
 APPLICATION = "rulediff-archive"
-# Our mark in the SQLite header (PRAGMA application_id): the bytes "RDif".
-APPLICATION_ID = 0x52446966
-SQLITE_MAGIC = b"SQLite format 3\x00"
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str, Migration]] = []

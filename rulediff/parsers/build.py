@@ -151,14 +151,8 @@ class TreeBuilder:
                 text = ""
             title = titles.get(at) if titles else None
             # A section's or a heading's text is its title, and a rule's when it reads as one (not a
-            # subrule's): told from the number's parts, which is what its level is made of. (Most rules
-            # are sentences longer than any title: their length answers before the call.)
-            if (
-                title is None
-                and num is not None
-                and not num.letters
-                and (num.rule is None or ((len(text) <= 80 or len(text.strip()) <= 80) and looks_like_title(text)))
-            ):
+            # subrule's): told from the number's parts, which is what its level is made of.
+            if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
                 title = text.strip() or None
             found = all_examples.get(at)
             examples = tuple([example(str(t), int(ln), None) for t, ln in found]) if found else ()

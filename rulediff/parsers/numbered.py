@@ -146,24 +146,19 @@ def _reading(spelled: str, heading: str, rule: str, letters: str | None, dot: st
     """The number from the parts the regex read: what RuleNumber.parse makes of the spelling. Only a
     leading zero ("100.01") or a digit of another script reads other than it is spelled."""
     head = int(heading)
-    # An ASCII spelling without a leading zero is the canonical one (str of the number): the number keeps it.
-    canonical = spelled.isascii() and (rule[0] != "0" or len(rule) == 1)
-    number = RuleNumber.make(head // 100, head, int(rule), letters or "", spelled if canonical else "")
-    return number, str(number), spelled, letters or "", dot
+    letters = letters or ""
+    if spelled.isascii() and (rule[0] != "0" or len(rule) == 1):
+        # An ASCII spelling without a leading zero (nearly every one) is the canonical one: the number keeps it.
+        return new_number(head // 100, head, int(rule), letters, spelled), spelled, spelled, letters, dot
+    number = new_number(head // 100, head, int(rule), letters, "")
+    return number, str(number), spelled, letters, dot
 
 
 def _read_token(token: str) -> _Reading | None:
     m = NUMBER_TOKEN_RE.fullmatch(token)
     if m is None:
         return None
-    spelled, heading, rule, letters, dot = m.groups()
-    if spelled.isascii() and (rule[0] != "0" or len(rule) == 1):
-        # _reading for the canonical spelling (nearly every token): the number keeps it.
-        head = int(heading)
-        letters = letters or ""
-        reading = (new_number(head // 100, head, int(rule), letters, spelled), spelled, spelled, letters, dot)
-    else:
-        reading = _reading(spelled, heading, rule, letters, dot)
+    reading = _reading(*m.groups())
     if len(_TOKENS) >= _TOKENS_MAX:
         _TOKENS.clear()
     _TOKENS[token] = reading
