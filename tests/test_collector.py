@@ -151,19 +151,3 @@ def test_a_callers_own_freeze_is_left_as_it_was(collector_on):
         assert not in_collectable_generations() and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
-
-
-def test_cyclic_garbage_of_a_call_is_still_collected(collector_on):
-    import weakref
-
-    class Node:
-        pass
-
-    with collector.paused():
-        a, b = Node(), Node()
-        a.other, b.other = b, a  # type: ignore[attr-defined]
-        alive = weakref.ref(a)
-        del a, b
-    assert alive() is not None  # a cycle: no reference count frees it
-    gc.collect()
-    assert alive() is None
