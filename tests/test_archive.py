@@ -541,3 +541,14 @@ def test_an_sqlite_without_drop_column_keeps_the_raw_column_empty(
         kept = "raw" in [row[1] for row in arc.db.execute("PRAGMA table_info(versions)")]
         assert kept == (sqlite3.sqlite_version_info < (3, 35))  # the real SQLite's way, whichever it is
         assert [(str(r.number), r.text) for r in arc.document(arc.versions()[-1].label).rules] == old
+
+
+def test_an_export_left_unfinished_after_its_archive_closes_quietly(seeded: Path) -> None:
+    """A reader of one snapshot left unfinished (``export`` read in part, as by ``archive export | head``) and
+    closed after its archive: ending the snapshot on the closed connection raised ProgrammingError, printed by
+    the garbage collector as 'Exception ignored'."""
+    arc = Archive.open(seeded, create=False)
+    records = arc.export()
+    assert next(records)["type"] == "version"
+    arc.close()
+    records.close()  # raised before

@@ -175,8 +175,11 @@ class ArchiveBase:
             self.db.execute("SELECT count(*) FROM versions").fetchone()  # the snapshot starts at a read
             yield
         finally:
-            if self.db.in_transaction:
-                self.db.execute("COMMIT")
+            # A reader left unfinished (a generator such as ``export``, closed after the archive) finds the
+            # connection closed, which ended the snapshot: nothing is left to end.
+            with contextlib.suppress(sqlite3.ProgrammingError):
+                if self.db.in_transaction:
+                    self.db.execute("COMMIT")
 
     def transaction(self) -> ArchiveBase._Tx:
         """All or nothing: an exception (or Ctrl-C) inside rolls everything back; a killed process
