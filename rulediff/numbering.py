@@ -276,6 +276,36 @@ _ANY_DIGIT = re.compile(r"[1-9]")
 _THREE_DIGITS = re.compile(r"[1-9]\d\d")
 
 
+# The words a lead-in ends with, and the most letters one has ("sections").
+_LEAD_LONGEST = 8
+_LEAD_SHORTEST = 4
+
+
+def _search_reference(text: str, pos: int) -> re.Match[str] | None:
+    """``_REF_RE.search(text, pos)``, with the grammar tried only where a match can start. Every number it
+    reads starts with three digits ([1-9]\\d\\d, found at C speed), and a match starts either there or at
+    its lead-in: "rule(s)" or "section(s)" right before the run of spaces that ends at those digits (a
+    lead-in holds no digit, so no other number is between). The regex's own scan tries its whole pattern
+    at every position of the text, which made the grammar most of the cost of reading references."""
+    while True:
+        d = _THREE_DIGITS.search(text, pos)
+        if d is None:
+            return None
+        at = d.start()
+        k = at
+        while k > pos and text[k - 1].isspace():
+            k -= 1
+        if k < at:  # spaces before the digits: a lead-in may end where they start
+            for s in range(max(pos, k - _LEAD_LONGEST), k - _LEAD_SHORTEST + 1):
+                m = _REF_RE.match(text, s)
+                if m is not None:
+                    return m
+        m = _REF_RE.match(text, at)
+        if m is not None:
+            return m
+        pos = at + 1  # "1234": the digits' run may hold another start
+
+
 @lru_cache(maxsize=1 << 15)
 def _references(text: str) -> tuple[Reference, ...]:
     # One grammar run per distinct text: matching, natures, muting and reports all ask about the same
@@ -283,11 +313,9 @@ def _references(text: str) -> tuple[Reference, ...]:
     if not _ANY_DIGIT.search(text):
         return ()
     refs: list[Reference] = []
-    # Every number the grammar reads has three digits, and a bare section number follows "section":
-    # two C-speed scans spare most texts the grammar's search.
-    pos = 0 if _THREE_DIGITS.search(text) else len(text) + 1
-    while pos <= len(text):
-        m = _REF_RE.search(text, pos)
+    pos = 0
+    while True:
+        m = _search_reference(text, pos)
         if not m:
             break
         first = RuleNumber.try_parse(m.group("first"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulediff.numbering import LETTERS, Level, RuleNumber, find_references, letter_index, letters_at
@@ -135,6 +135,51 @@ def test_find_references_never_fails_and_spans_are_exact(text: str) -> None:
         assert r.targets
         for t in r.targets:
             assert RuleNumber.parse(str(t)) == t
+
+
+# Words and marks a reference is made of, and the spaces and digits that make a start of one doubtful.
+_REFERENCE_PIECES = [
+    *["rule", "rules", "Rules", "section", "Sections", "sections", "ru", "s", "e", "x", "and", "a", "b"],
+    *["rule ", "Rules ", "section ", "sections\u00a0", "rules  ", "xrule ", "see ", "123", "702.15", "7", "10"],
+    *[" ", "  ", "\u00a0", "\n", "\t", "1", "2", "0", "9", "-", "\u2013", ".", ","],
+]
+
+
+def _same_search(text: str, pos: int) -> None:
+    from rulediff.numbering import _REF_RE, _search_reference
+
+    want, got = _REF_RE.search(text, pos), _search_reference(text, pos)
+    assert (got is None) == (want is None)
+    if want is not None and got is not None:
+        assert got.span() == want.span()
+        assert got.groupdict() == want.groupdict()
+        assert [got.span(g) for g in ("lead", "first", "tail")] == [want.span(g) for g in ("lead", "first", "tail")]
+
+
+@pytest.mark.parametrize(
+    ("text", "pos"),
+    [
+        ("rule 123", 0),  # the shortest lead-in, a bare number
+        ("see rules 702.15 and", 0),
+        ("Sections\u00a0 \t123", 0),  # the longest, before several kinds of space
+        ("xrule 123", 0),  # no word boundary: no lead-in, and a bare number alone is none
+        ("rule 1234 or 702.1", 0),  # too many digits, then a dotted number
+        ("rule 123", 1),  # the lead-in starts before the search does
+        ("rules 702.15", 6),  # the search starts at the number
+        ("1702.15", 0),  # the number starts inside a run of digits
+        ("", 0),
+    ],
+)
+def test_reference_search_cases(text: str, pos: int) -> None:
+    _same_search(text, pos)
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.sampled_from(_REFERENCE_PIECES), max_size=12).map("".join), st.integers(0, 20))
+def test_reference_search_is_the_grammars_search(text: str, pos: int) -> None:
+    """The search that tries the grammar only where a match can start finds what the regex's own search
+    finds, from any position: the same match, spans and groups."""
+    _same_search(text, pos)
 
 
 def _parse_by_grammar(text: str) -> RuleNumber | None:
