@@ -254,3 +254,31 @@ def test_shared_words_are_what_the_intersection_counts(p: Counter[str], q: Count
     from rulediff.text import shared_words
 
     assert shared_words(p, q) == shared_words(q, p) == sum((p & q).values())
+
+
+# Each pattern of normalize that looks behind a mark, as first written (looking behind first), and its text.
+_LOOKING_BEHIND_FIRST = {
+    "_ITALIC": (r"(?<![\w_])_([^_\n]+?)_(?![\w_])", r"\1"),
+    "_STAR_ITALIC": (r"(?<![\w*])\*{1,2}([^*\n]+?)\*{1,2}(?![\w*])", r"\1"),
+    "_WORD_HYPHEN": (r"(?<=[A-Za-z]{2})-(?=[A-Za-z]{2})", ""),
+    "_LOSSY_APOS": (r"(?<=[A-Za-z])\?(?=(?:s|t|re|ve|ll|d|m)\b)", "'"),
+    "_LOSSY_DASH": (r"(?<=[A-Za-z])\?(?=[A-Za-z])", "-"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LOOKING_BEHIND_FIRST))
+@settings(max_examples=400)
+@given(
+    text=st.lists(
+        st.sampled_from(["a", "bc", "Z", "_", "__", "*", "**", "-", "?", "s", "t", "re", "ll", "d", " ", "\n", "1"]),
+        max_size=14,
+    ).map("".join)
+)
+def test_patterns_starting_with_their_mark_match_where_looking_behind_first_did(name: str, text: str) -> None:
+    import rulediff.text
+
+    plain, replacement = _LOOKING_BEHIND_FIRST[name]
+    fast = getattr(rulediff.text, name)
+    first = re.compile(plain)
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in first.finditer(text)]
+    assert fast.sub(replacement, text) == first.sub(replacement, text)
