@@ -282,3 +282,11 @@ def test_patterns_starting_with_their_mark_match_where_looking_behind_first_did(
     first = re.compile(plain)
     assert [m.span() for m in fast.finditer(text)] == [m.span() for m in first.finditer(text)]
     assert fast.sub(replacement, text) == first.sub(replacement, text)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(["a", "b", "1", "_", "\u00e9", "'", "''", " ", "-"]), max_size=12).map("".join))
+def test_the_chained_apostrophe_search_finds_what_its_first_spelling_did(text: str) -> None:
+    from rulediff.renames import _CHAINED
+
+    assert (_CHAINED.search(text) is None) == (re.search(r"\w'\w+'", text) is None)
