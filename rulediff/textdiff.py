@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
+from itertools import compress
 
 from diff_match_patch import diff_match_patch
 
@@ -56,15 +57,14 @@ def _engine() -> diff_match_patch:
     return dmp
 
 
-def _encode(a: str, b: str) -> tuple[str, str, list[str], list[str]]:
-    """Map every distinct token to one private character, diff-match-patch's lines-to-chars trick
-    applied to words; also the two token lists (the way back). Tokens are numbered in order of first
-    appearance, old text first; the loops run in C (dict.fromkeys, zip, map), not per token in Python."""
-    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+def _encode(ta: list[str], tb: list[str]) -> tuple[str, str]:
+    """Map every distinct token to one private character, diff-match-patch's lines-to-chars trick applied to
+    words. Tokens are numbered in order of first appearance, old text first; the loops run in C
+    (dict.fromkeys, zip, map), not per token in Python."""
     distinct = dict.fromkeys(ta)
     distinct.update(dict.fromkeys(tb))
     table = dict(zip(distinct, _alphabet(len(distinct)), strict=False))
-    return "".join(map(table.__getitem__, ta)), "".join(map(table.__getitem__, tb)), ta, tb
+    return "".join(map(table.__getitem__, ta)), "".join(map(table.__getitem__, tb))
 
 
 # The private-use characters tokens are written as: the BMP's 6,400 first, then plane 15's.
@@ -99,13 +99,28 @@ def _fast_diff(a: str, b: str) -> list[tuple[Op, int]]:
 _diff = _python_diff if _fast is None else _fast_diff
 
 
+# What a word diff may cost: diff-match-patch without a deadline takes time up to the product of the two
+# texts' token counts. The longest pair of real texts diffed for any consecutive pair of releases or jump to
+# 2026 is 1,373 x 1,400 tokens (the creature subtypes list, 1.9e6); the limit is ten times that. Two hostile
+# releases of 500 rules of 52 KB, every apostrophe curled, took 0.1 s a rule and a minute for --format json.
+WORD_LIMIT = 2e7
+
+
 @lru_cache(maxsize=1 << 12)
 def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
     """The word diff before muting. Remembered: a site shows the same edit on its diff page and on the
     rule's history page, and the diff is most of the cost of either."""
     if not old or not new:  # an added or removed rule: what diff-match-patch answers, without encoding
         return (Piece(Op.INSERT, new),) if new else (Piece(Op.DELETE, old),) if old else ()
-    ea, eb, ta, tb = _encode(old, new)
+    ta, tb = _TOKEN.findall(old), _TOKEN.findall(new)
+    if len(ta) * len(tb) <= WORD_LIMIT:
+        return tuple(_token_diff(ta, tb))
+    return tuple(_merged(_by_sentence(ta, tb)))
+
+
+def _token_diff(ta: list[str], tb: list[str]) -> list[Piece]:
+    """The diff of two token lists, a piece per run of one operation."""
+    ea, eb = _encode(ta, tb)
     out = []
     i = j = 0  # one character per token: a run of n characters is n tokens of the side it reads
     piece = _piece
@@ -118,7 +133,72 @@ def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
             i += n
             if op == Op.EQUAL:
                 j += n
-    return tuple(out)
+    return out
+
+
+def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
+    """Texts too long to diff word by word within WORD_LIMIT (no real rule comes near it): diffed sentence by
+    sentence, then each stretch of changed sentences word by word if it is within the limit, else shown
+    replaced whole. A coarser diff, never a wrong one: its pieces still spell both texts. No diff is asked
+    of diff-match-patch past the limit, so a word diff costs at most about WORD_LIMIT steps per text."""
+    sa, sb = _sentences(ta), _sentences(tb)
+    if len(sa) * len(sb) > WORD_LIMIT:  # sentences as many as words ("a. a. a."): no diff is made past the limit
+        return _stretch(ta, tb)
+    ea, eb = _encode(["".join(ta[x:y]) for x, y in sa], ["".join(tb[x:y]) for x, y in sb])
+    out: list[Piece] = []
+    i = j = 0  # sentences read, each side
+    gone = came = -1  # where a changed stretch starts, each side (-1: none yet)
+    for op, n in [*_diff(ea, eb), (Op.EQUAL, 0)]:
+        if op == Op.DELETE:
+            gone = i if gone < 0 else gone
+            i += n
+        elif op == Op.INSERT:
+            came = j if came < 0 else came
+            j += n
+        else:
+            if gone >= 0 or came >= 0:
+                a = ta[sa[gone][0] : sa[i - 1][1]] if gone >= 0 else []
+                b = tb[sb[came][0] : sb[j - 1][1]] if came >= 0 else []
+                out.extend(_stretch(a, b))
+                gone = came = -1
+            if n:
+                out.append(_piece(Op.EQUAL, "".join(ta[sa[i][0] : sa[i + n - 1][1]]), ""))
+            i += n
+            j += n
+    return out
+
+
+def _stretch(ta: list[str], tb: list[str]) -> list[Piece]:
+    """One stretch of changed sentences: word by word within WORD_LIMIT, else replaced whole."""
+    if not ta or not tb:
+        return [_piece(Op.INSERT, "".join(tb), "")] if tb else [_piece(Op.DELETE, "".join(ta), "")]
+    if len(ta) * len(tb) <= WORD_LIMIT:
+        return _token_diff(ta, tb)
+    return [_piece(Op.DELETE, "".join(ta), ""), _piece(Op.INSERT, "".join(tb), "")]
+
+
+# The tokens a sentence ends with (each is a token of its own, never part of another).
+_SENTENCE_ENDS = frozenset([".", "!", "?", ";", ":", "\n"])
+
+
+def _sentences(tokens: list[str]) -> list[tuple[int, int]]:
+    """The sentences of a token list, as (first token, past the last): each ends after a token of
+    _SENTENCE_ENDS, found at C speed (the lists are the longest texts there are)."""
+    ends = [k + 1 for k in compress(range(len(tokens)), map(_SENTENCE_ENDS.__contains__, tokens))]
+    if not ends or ends[-1] != len(tokens):
+        ends.append(len(tokens))
+    return list(zip([0, *ends[:-1]], ends, strict=True))
+
+
+def _merged(pieces: list[Piece]) -> list[Piece]:
+    """Neighbouring pieces of one operation as one (stretches diffed apart may end and start alike)."""
+    out: list[Piece] = []
+    for p in pieces:
+        if out and out[-1].op == p.op:
+            out[-1] = _piece(p.op, out[-1].text + p.text, "")
+        elif p.text:
+            out.append(p)
+    return out
 
 
 def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:

@@ -1,0 +1,123 @@
+"""Word diffs of texts longer than any rule stay within WORD_LIMIT: diffed sentence by sentence, changed
+stretches word by word where the limit allows, replaced whole where it does not. Coarser, never wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulediff import textdiff
+from rulediff.textdiff import Op, Piece, word_diff
+
+from .conftest import needs_cr_corpus
+
+WORDS = ["the", "a", "player's", "player\u2019s", "702.15b", ",", ".", ". ", ";", " ", "\n", "rule", "card"]
+texts = st.lists(st.sampled_from(WORDS), max_size=80).map("".join)
+
+
+def _spelled(pieces: list[Piece]) -> tuple[str, str]:
+    old = "".join(p.old if p.op == Op.MUTED else p.text for p in pieces if p.op != Op.INSERT)
+    new = "".join(p.text for p in pieces if p.op != Op.DELETE)
+    return old, new
+
+
+@contextmanager
+def _asking(limit: float | None = None) -> Iterator[list[tuple[int, int]]]:
+    """The lengths of every diff asked of diff-match-patch meanwhile (under ``limit`` if given), with no diff
+    remembered from before or kept after."""
+    asked: list[tuple[int, int]] = []
+    engine = textdiff._diff
+
+    def counted(a: str, b: str) -> list[tuple[Op, int]]:
+        asked.append((len(a), len(b)))
+        return engine(a, b)
+
+    before = (textdiff.WORD_LIMIT, textdiff._diff)
+    textdiff._diff = counted
+    if limit is not None:
+        textdiff.WORD_LIMIT = limit
+    textdiff._raw_diff.cache_clear()
+    try:
+        yield asked
+    finally:
+        textdiff.WORD_LIMIT, textdiff._diff = before
+        textdiff._raw_diff.cache_clear()
+
+
+@pytest.fixture
+def diffs_asked() -> Iterator[list[tuple[int, int]]]:
+    with _asking() as asked:
+        yield asked
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=texts, new=texts, limit=st.sampled_from([1, 12, 60, 400]))
+def test_no_diff_past_the_limit_and_both_texts_spelled(old: str, new: str, limit: int) -> None:
+    with _asking(limit) as asked:
+        pieces = word_diff(old, new)
+    assert all(a * b <= limit for a, b in asked)
+    assert _spelled(pieces) == (old, new)
+    raw = textdiff._raw_diff(old, new)  # (the real limit: every text here is within it)
+    assert _spelled(list(raw)) == (old, new)
+
+
+def test_sentences_left_alone_stay_equal_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch, diffs_asked: list[tuple[int, int]]
+) -> None:
+    old = "The first sentence stays. The player's card is tapped. The last one stays too."
+    new = "The first sentence stays. The player draws a card. The last one stays too."
+    monkeypatch.setattr(textdiff, "WORD_LIMIT", 200)  # under the two texts' 30 x 30 tokens, over a sentence's
+    pieces = list(textdiff._raw_diff(old, new))
+    # The sentences around the edit are equal, and the changed one is diffed word by word, not replaced whole.
+    assert pieces == [
+        Piece(Op.EQUAL, "The first sentence stays. The "),
+        Piece(Op.DELETE, "player's card is tapped"),
+        Piece(Op.INSERT, "player draws a card"),
+        Piece(Op.EQUAL, ". The last one stays too."),
+    ]
+    assert _spelled(pieces) == (old, new)
+    assert diffs_asked and all(a * b <= 200 for a, b in diffs_asked)
+
+
+def test_a_stretch_past_the_limit_is_replaced_whole(
+    monkeypatch: pytest.MonkeyPatch, diffs_asked: list[tuple[int, int]]
+) -> None:
+    old, new = "a b c d e f g h", "a b c x e f g h"  # one sentence: nothing to diff it by
+    monkeypatch.setattr(textdiff, "WORD_LIMIT", 100)
+    assert list(textdiff._raw_diff(old, new)) == [Piece(Op.DELETE, old), Piece(Op.INSERT, new)]
+    # A typography-only edit so replaced is still muted whole, as any edit of its nature is.
+    typo_old, typo_new = "the player's card can't", "the player\u2019s card can\u2019t"
+    assert [p.op for p in word_diff(typo_old, typo_new)] == [Op.EQUAL, Op.MUTED, Op.EQUAL, Op.MUTED]
+    monkeypatch.setattr(textdiff, "WORD_LIMIT", 10)
+    textdiff._raw_diff.cache_clear()
+    assert word_diff(typo_old, typo_new) == [Piece(Op.MUTED, typo_new, typo_old)]
+
+
+def test_a_hostile_rule_costs_no_diff_past_the_limit(diffs_asked: list[tuple[int, int]]) -> None:
+    """52 KB of words with an apostrophe each, every one curled: a minute for 500 such rules before the limit
+    (0.1 s each), as sentences of one word each ("a. a. a.") as well."""
+    words = " ".join(["player's", "card", "can't", "it's"] * 3000)
+    for old in (words, words.replace(" ", ". ")):
+        new = old.replace("'", "\u2019")
+        pieces = word_diff(old, new)
+        assert _spelled(pieces) == (old, new)
+        assert [p.op for p in pieces] == [Op.MUTED]
+    assert all(a * b <= textdiff.WORD_LIMIT for a, b in diffs_asked)
+
+
+@needs_cr_corpus
+def test_the_limit_is_ten_times_the_longest_real_diff(diffs_asked: list[tuple[int, int]]) -> None:
+    """Every word diff of the long jump is made word by word, the longest (the creature subtypes list) at a
+    tenth of the limit or less: real texts never meet it."""
+    from rulediff import align, parse
+    from rulediff.report import to_dict
+
+    from .conftest import CR_TXT
+
+    to_dict(align(parse(str(CR_TXT / "cr-20110204.txt")), parse(str(CR_TXT / "cr-20260116.txt"))))
+    assert len(diffs_asked) > 1000
+    assert max(a * b for a, b in diffs_asked) * 10 <= textdiff.WORD_LIMIT
