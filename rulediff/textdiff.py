@@ -101,8 +101,9 @@ _diff = _python_diff if _fast is None else _fast_diff
 
 # What a word diff may cost: diff-match-patch without a deadline takes time up to the product of the two
 # texts' token counts. The longest pair of real texts diffed for any consecutive pair of releases or jump to
-# 2026 is 1,373 x 1,400 tokens (the creature subtypes list, 1.9e6); the limit is some thirteen times that. Two hostile
-# releases of 500 rules of 52 KB, every apostrophe curled, took 0.1 s a rule and a minute for --format json.
+# 2026 is 1,373 x 1,400 tokens (the creature subtypes list, 1.9e6); the limit is some thirteen times that.
+# Two hostile releases of 500 rules of 52 KB, every apostrophe curled, took 0.1 s a rule and a minute for
+# --format json.
 WORD_LIMIT = 2.5e7
 
 
