@@ -273,7 +273,6 @@ def find_references(text: str) -> list[Reference]:
 
 
 _ANY_DIGIT = re.compile(r"[1-9]")
-_THREE_DIGITS = re.compile(r"[1-9]\d\d")
 
 
 # The words a lead-in ends with, and the most letters one has ("sections").
@@ -281,20 +280,24 @@ _LEAD_LONGEST = 8
 _LEAD_SHORTEST = 4
 
 
+# Where a number the grammar reads can start: three digits not followed by a fourth (it reads no longer run,
+# and a dotted number has its dot there), so a run of digits holds one candidate at most.
+_NUMBER_START = re.compile(r"[1-9]\d\d(?!\d)")
+
+
 def _search_reference(text: str, pos: int) -> re.Match[str] | None:
     """``_REF_RE.search(text, pos)``, with the grammar tried only where a match can start. Every number it
-    reads starts with three digits ([1-9]\\d\\d, found at C speed), and a match starts either there or at
-    its lead-in: "rule(s)" or "section(s)" right before the run of spaces that ends at those digits (a
-    lead-in holds no digit, so no other number is between). The regex's own scan tries its whole pattern
-    at every position of the text, which made the grammar most of the cost of reading references."""
+    reads starts with three digits not followed by a fourth (_NUMBER_START, found at C speed), and a match
+    starts either there or at its lead-in: "rule(s)" or "section(s)" right before the run of spaces that
+    ends at those digits (a lead-in holds no digit, so no other number is between). The regex's own scan
+    tries its whole pattern at every position of the text, which made the grammar most of the cost of
+    reading references. Each stretch of text is read a bounded number of times: linear, like the scan."""
     while True:
-        d = _THREE_DIGITS.search(text, pos)
+        d = _NUMBER_START.search(text, pos)
         if d is None:
             return None
         at = d.start()
-        k = at
-        while k > pos and text[k - 1].isspace():
-            k -= 1
+        k = pos + len(text[pos:at].rstrip())  # where the spaces before the digits start (str.isspace is \s)
         if k < at:  # spaces before the digits: a lead-in may end where they start
             for s in range(max(pos, k - _LEAD_LONGEST), k - _LEAD_SHORTEST + 1):
                 m = _REF_RE.match(text, s)
@@ -303,7 +306,7 @@ def _search_reference(text: str, pos: int) -> re.Match[str] | None:
         m = _REF_RE.match(text, at)
         if m is not None:
             return m
-        pos = at + 1  # "1234": the digits' run may hold another start
+        pos = at + 1
 
 
 @lru_cache(maxsize=1 << 15)

@@ -81,19 +81,21 @@ def _alphabet(n: int) -> str:
 _OPS = {"=": Op.EQUAL, "-": Op.DELETE, "+": Op.INSERT}
 
 
-def _python_diff(a: str, b: str) -> list[tuple[Op, int]]:
-    """diff-match-patch's diff with semantic cleanup and no deadline, as the Python library computes it:
-    (operation, number of characters) in order."""
+def _python_diff(a: str, b: str, semantic: bool = True) -> list[tuple[Op, int]]:
+    """diff-match-patch's diff with no deadline, semantic cleanup unless ``semantic`` is False, as the Python
+    library computes it: (operation, number of characters) in order."""
     dmp = _engine()
     diffs = dmp.diff_main(a, b, False)
-    dmp.diff_cleanupSemantic(diffs)
+    if semantic:
+        dmp.diff_cleanupSemantic(diffs)
     return [(Op(op), len(chars)) for op, chars in diffs]
 
 
-def _fast_diff(a: str, b: str) -> list[tuple[Op, int]]:
+def _fast_diff(a: str, b: str, semantic: bool = True) -> list[tuple[Op, int]]:
     """The same diff from the C++ port (timelimit 0: no deadline, as Diff_Timeout = 0)."""
     assert _fast is not None
-    return [(_OPS[op], n) for op, n in _fast.diff(a, b, timelimit=0, checklines=False, cleanup="Semantic")]
+    cleanup = "Semantic" if semantic else "No"
+    return [(_OPS[op], n) for op, n in _fast.diff(a, b, timelimit=0, checklines=False, cleanup=cleanup)]
 
 
 _diff = _python_diff if _fast is None else _fast_diff
@@ -139,17 +141,20 @@ def _token_diff(ta: list[str], tb: list[str]) -> list[Piece]:
 
 def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
     """Texts too long to diff word by word within WORD_LIMIT (no real rule comes near it): diffed sentence by
-    sentence, then each stretch of changed sentences word by word if it is within the limit, else shown
-    replaced whole. A coarser diff, never a wrong one: its pieces still spell both texts. No diff is asked
-    of diff-match-patch past the limit, so a word diff costs at most about WORD_LIMIT steps per text."""
+    sentence, then each stretch of changed sentences word by word while what the diffs cost stays within the
+    limit, the rest replaced whole. A coarser diff, never a wrong one: its pieces still spell both texts. The
+    products of the diffs asked of diff-match-patch for one text add up to at most WORD_LIMIT, so a word diff
+    costs at most about WORD_LIMIT steps whatever the text. The sentences are diffed without semantic cleanup,
+    which would fold a sentence left alone between two changed ones into the change."""
     sa, sb = _sentences(ta), _sentences(tb)
-    if len(sa) * len(sb) > WORD_LIMIT:  # sentences as many as words ("a. a. a."): no diff is made past the limit
-        return _stretch(ta, tb)
+    left = WORD_LIMIT - len(sa) * len(sb)
+    if left < 0:  # sentences as many as words ("a. a. a."): no diff is made past the limit
+        return _whole(ta, tb)
     ea, eb = _encode(["".join(ta[x:y]) for x, y in sa], ["".join(tb[x:y]) for x, y in sb])
     out: list[Piece] = []
     i = j = 0  # sentences read, each side
     gone = came = -1  # where a changed stretch starts, each side (-1: none yet)
-    for op, n in [*_diff(ea, eb), (Op.EQUAL, 0)]:
+    for op, n in [*_diff(ea, eb, semantic=False), (Op.EQUAL, 0)]:
         if op == Op.DELETE:
             gone = i if gone < 0 else gone
             i += n
@@ -160,7 +165,11 @@ def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
             if gone >= 0 or came >= 0:
                 a = ta[sa[gone][0] : sa[i - 1][1]] if gone >= 0 else []
                 b = tb[sb[came][0] : sb[j - 1][1]] if came >= 0 else []
-                out.extend(_stretch(a, b))
+                if a and b and len(a) * len(b) <= left:
+                    left -= len(a) * len(b)
+                    out.extend(_token_diff(a, b))
+                else:
+                    out.extend(_whole(a, b))
                 gone = came = -1
             if n:
                 out.append(_piece(Op.EQUAL, "".join(ta[sa[i][0] : sa[i + n - 1][1]]), ""))
@@ -169,16 +178,13 @@ def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
     return out
 
 
-def _stretch(ta: list[str], tb: list[str]) -> list[Piece]:
-    """One stretch of changed sentences: word by word within WORD_LIMIT, else replaced whole."""
-    if not ta or not tb:
-        return [_piece(Op.INSERT, "".join(tb), "")] if tb else [_piece(Op.DELETE, "".join(ta), "")]
-    if len(ta) * len(tb) <= WORD_LIMIT:
-        return _token_diff(ta, tb)
-    return [_piece(Op.DELETE, "".join(ta), ""), _piece(Op.INSERT, "".join(tb), "")]
+def _whole(ta: list[str], tb: list[str]) -> list[Piece]:
+    """Tokens replaced whole: what they were, then what they became (either may be none)."""
+    return [p for p in (_piece(Op.DELETE, "".join(ta), ""), _piece(Op.INSERT, "".join(tb), "")) if p.text]
 
 
-# The tokens a sentence ends with (each is a token of its own, never part of another).
+# The tokens a sentence ends with: the marks are tokens of their own, never part of another; a line break
+# is one when it stands alone (in a run of spaces, "\n\n" or " \n", it is no end: a coarser diff).
 _SENTENCE_ENDS = frozenset([".", "!", "?", ";", ":", "\n"])
 
 

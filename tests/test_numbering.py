@@ -182,6 +182,35 @@ def test_reference_search_is_the_grammars_search(text: str, pos: int) -> None:
     _same_search(text, pos)
 
 
+@pytest.mark.parametrize(
+    ("text", "most"),
+    [
+        ("1" * 20000, 1),  # a run of digits holds one place a number can start
+        ("123 " * 5000, 5000 * 6),  # each number, and the five places a lead-in before it can start
+        (" " * 20000 + "123", 6),
+        ("rules 1234 " * 2000, 2000),  # "234" after a digit: tried there alone
+        ("see rule 702.15 " * 2000, 2000 * 5),  # each reference found from its lead-in
+    ],
+)
+def test_reference_search_tries_the_grammar_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch, text: str, most: int
+) -> None:
+    """The grammar is tried at few places per number, never at every position of a hostile text."""
+    from rulediff import numbering
+
+    tried = []
+    grammar = numbering._REF_RE
+
+    class Counted:
+        def match(self, t: str, at: int) -> object:
+            tried.append(at)
+            return grammar.match(t, at)
+
+    monkeypatch.setattr(numbering, "_REF_RE", Counted())
+    numbering._references.__wrapped__(text)
+    assert len(tried) <= most
+
+
 def _parse_by_grammar(text: str) -> RuleNumber | None:
     """The number grammar alone (the regex), which parse's fast path for plain spellings must equal."""
     from rulediff.numbering import _NUMBER_RE

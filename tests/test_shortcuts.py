@@ -270,7 +270,9 @@ _LOOKING_BEHIND_FIRST = {
 @settings(max_examples=400)
 @given(
     text=st.lists(
-        st.sampled_from(["a", "bc", "Z", "_", "__", "*", "**", "-", "?", "s", "t", "re", "ll", "d", " ", "\n", "1"]),
+        st.sampled_from(
+            ["a", "bc", "Z", "\u00e9", "\u0130", "_", "__", "*", "**", "-", "?", "s", "t", "re", "ll", " ", "\n", "1"]
+        ),
         max_size=14,
     ).map("".join)
 )

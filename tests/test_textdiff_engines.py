@@ -25,6 +25,8 @@ encoded = st.lists(private, max_size=80).map("".join)
 @given(encoded, encoded)
 def test_engines_agree_on_encoded_strings(a: str, b: str) -> None:
     assert textdiff._fast_diff(a, b) == textdiff._python_diff(a, b)
+    # Without semantic cleanup too: the sentence diff of a text past WORD_LIMIT.
+    assert textdiff._fast_diff(a, b, semantic=False) == textdiff._python_diff(a, b, semantic=False)
 
 
 @settings(max_examples=300, deadline=None)

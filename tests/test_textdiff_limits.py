@@ -32,9 +32,9 @@ def _asking(limit: float | None = None) -> Iterator[list[tuple[int, int]]]:
     asked: list[tuple[int, int]] = []
     engine = textdiff._diff
 
-    def counted(a: str, b: str) -> list[tuple[Op, int]]:
+    def counted(a: str, b: str, semantic: bool = True) -> list[tuple[Op, int]]:
         asked.append((len(a), len(b)))
-        return engine(a, b)
+        return engine(a, b, semantic)
 
     before = (textdiff.WORD_LIMIT, textdiff._diff)
     textdiff._diff = counted
@@ -59,7 +59,7 @@ def diffs_asked() -> Iterator[list[tuple[int, int]]]:
 def test_no_diff_past_the_limit_and_both_texts_spelled(old: str, new: str, limit: int) -> None:
     with _asking(limit) as asked:
         pieces = word_diff(old, new)
-    assert all(a * b <= limit for a, b in asked)
+    assert sum(a * b for a, b in asked) <= limit  # for the whole text, not for each diff
     assert _spelled(pieces) == (old, new)
     raw = textdiff._raw_diff(old, new)  # (the real limit: every text here is within it)
     assert _spelled(list(raw)) == (old, new)
@@ -81,6 +81,31 @@ def test_sentences_left_alone_stay_equal_past_the_limit(
     ]
     assert _spelled(pieces) == (old, new)
     assert diffs_asked and all(a * b <= 200 for a, b in diffs_asked)
+
+
+def test_a_sentence_left_alone_between_two_changed_ones_stays_equal(
+    monkeypatch: pytest.MonkeyPatch, diffs_asked: list[tuple[int, int]]
+) -> None:
+    old = "The player draws a card. Then stop. The opponent loses life."
+    new = "The player sacrifices a card. Then stop. The opponent gains life."
+    monkeypatch.setattr(textdiff, "WORD_LIMIT", 400)  # under 24 x 24 tokens, over the sentences' diffs
+    pieces = list(textdiff._raw_diff(old, new))
+    assert Piece(Op.EQUAL, " a card. Then stop. The opponent ") in pieces
+    assert [p.text for p in pieces if p.op == Op.DELETE] == ["draws", "loses"]
+    assert _spelled(pieces) == (old, new)
+
+
+def test_many_long_changed_sentences_cost_the_limit_once(diffs_asked: list[tuple[int, int]]) -> None:
+    """Long changed sentences, each within the limit, between sentences left alone: what the diffs of one
+    text cost adds up to the limit at most, the stretches past it replaced whole (a review's input: 500 rules
+    of this shape would have taken some 400 s)."""
+    changed = " ".join(["a"] * 1000) + "."  # 2,000 tokens: six such stretches are within the limit
+    old = "".join(changed + " Kept. Kept too. Kept three. " for _ in range(32))
+    new = old.replace(" a", " b")
+    pieces = word_diff(old, new)
+    assert _spelled(pieces) == (old, new)
+    assert sum(a * b for a, b in diffs_asked) <= textdiff.WORD_LIMIT
+    assert Piece(Op.EQUAL, " Kept. Kept too. Kept three.") in pieces
 
 
 def test_a_stretch_past_the_limit_is_replaced_whole(
