@@ -27,6 +27,7 @@ from .model import Document, Rule
 from .numbering import RuleNumber
 from .renames import Rename
 from .renumbering import ShiftRange, shifts
+from .textdiff import one_output
 
 # 1.1 added "renames" and "renamed_only".
 NOTES_SCHEMA = "rulediff.notes/1.1"
@@ -412,6 +413,7 @@ def _lines(entry: Any) -> str:
     return str(entry.text).replace("\u2028", "\n")
 
 
+@one_output()
 def build_notes(al: Alignment, link: bool = True) -> Notes:
     """The notes of ``al``: every change a reader must see exactly once, in bulletin order."""
     summary = al.summary()

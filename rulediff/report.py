@@ -16,7 +16,7 @@ from .model import Document
 from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes, version_info
 from .numbering import RuleNumber
 from .templating import environment
-from .textdiff import as_pairs, word_diff
+from .textdiff import as_pairs, one_output, word_diff
 
 # Marks that do not rely on colour: every change carries one of these next to its number.
 MARKS = {
@@ -96,6 +96,7 @@ def to_markdown(al: Alignment, link_base: str | None = None) -> str:
     return bulletin_markdown(al, link_base)
 
 
+@one_output()
 def to_dict(al: Alignment) -> dict[str, Any]:
     """The ``rulediff.diff/1.1`` document: versions, summary, every change but the unchanged, the number map
     (every old number with a counterpart, unchanged ones included), glossary and inferred numbers."""

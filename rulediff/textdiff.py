@@ -4,6 +4,9 @@ cleanup, no timeout (so the output is deterministic), muted where ``nature_of`` 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -208,6 +211,42 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
     return out
 
 
+# What the word diffs of one output may cost together (diff --format json, the release notes), in products of
+# the two texts' lengths in characters (never less than what a diff asks of diff-match-patch, in tokens):
+# ten times the most any real pair asks (2.2e8, a jump from 2019-01-25 to 2026, its JSON). Each text past
+# WORD_LIMIT is bounded on its own; this bounds their number: 1,300 rules of 4,800 tokens each, every
+# apostrophe curled, each just within WORD_LIMIT, took 105 s for --format json.
+OUTPUT_LIMIT = 2.5e9
+_left: ContextVar[list[float] | None] = ContextVar("word_diff_budget", default=None)
+
+
+@contextmanager
+def one_output() -> Iterator[None]:
+    """The word diffs made meanwhile are parts of one output and share OUTPUT_LIMIT: past it, a text is shown
+    replaced whole (coarser, never wrong). What each costs is charged whether or not it was remembered from
+    before, so an output never depends on what was made earlier. An output inside another shares its budget;
+    word diffs made outside any are bounded only text by text."""
+    if _left.get() is not None:
+        yield
+        return
+    token = _left.set([OUTPUT_LIMIT])
+    try:
+        yield
+    finally:
+        _left.reset(token)
+
+
+def _charged(old: str, new: str) -> list[Piece]:
+    """:func:`_raw_diff` within what is left of the output's budget; replaced whole past it."""
+    left = _left.get()
+    if left is not None:
+        cost = len(old) * len(new)
+        if cost > left[0]:
+            return [p for p in (_piece(Op.DELETE, old, ""), _piece(Op.INSERT, new, "")) if p.text]
+        left[0] -= cost
+    return list(_raw_diff(old, new))
+
+
 def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None = None) -> list[Piece]:
     """Diff ``old`` -> ``new`` word by word, muted so that it says what :func:`nature_of` says: a
     typography-only or references-only edit shows no visible change at all, a substantive one always
@@ -217,7 +256,7 @@ def word_diff(old: str, new: str, number_map: dict[str, str | list[str]] | None 
         return [Piece(Op.EQUAL, new)] if new else []
     nmap = number_map or {}
     nature = nature_of(old, new, number_map=nmap)
-    raw = list(_raw_diff(old, new))
+    raw = _charged(old, new)
     if nature != Nature.SUBSTANTIVE:
         return _mute_all(raw)
     muted = _mute(raw, nmap)

@@ -3,6 +3,7 @@ stretches word by word where the limit allows, replaced whole where it does not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -146,3 +147,80 @@ def test_the_limit_is_ten_times_the_longest_real_diff(diffs_asked: list[tuple[in
     to_dict(align(parse(str(CR_TXT / "cr-20110204.txt")), parse(str(CR_TXT / "cr-20260116.txt"))))
     assert len(diffs_asked) > 1000
     assert max(a * b for a, b in diffs_asked) * 10 <= textdiff.WORD_LIMIT
+
+
+def _hostile_pair(rules: int, words: int) -> tuple[str, str]:
+    """Two official-text releases of ``rules`` rules of ``words`` words, every apostrophe curled in the new."""
+    import random
+
+    rng = random.Random(7)
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
+    body = "".join(
+        f"100.{k}. " + " ".join(rng.choice(["player's", "can't", "it's", "card"]) for _ in range(words)) + "\n\n"
+        for k in range(1, rules + 1)
+    )
+    old = head + "1. Game Concepts\n\n100. General\n\n" + body + "Glossary\n\nA\nAn a.\n\nCredits\n"
+    return old, old.replace("'", "\u2019")
+
+
+def test_one_output_costs_its_limit_at_most(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, diffs_asked: list[tuple[int, int]]
+) -> None:  # type: ignore[no-untyped-def]
+    """Many texts each within WORD_LIMIT (1,300 such rules took 105 s for --format json): their diffs together
+    cost OUTPUT_LIMIT at most, the rest shown replaced whole (and muted whole, being typography); the JSON is
+    the same made again with every diff remembered (what a diff costs is charged either way); and the release
+    notes are bounded too."""
+    from rulediff import align, parse
+    from rulediff.notes import build_notes
+    from rulediff.report import to_json
+
+    old, new = _hostile_pair(rules=40, words=300)
+    (tmp_path / "a.txt").write_text(old, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(new, encoding="utf-8")
+    al = align(parse(str(tmp_path / "a.txt")), parse(str(tmp_path / "b.txt")))
+    one = len(old) // 40  # about one rule's text, squared: the limit lets a few rules through
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", 5 * one * one)
+    first = to_json(al)
+    assert sum(a * b for a, b in diffs_asked) <= textdiff.OUTPUT_LIMIT
+    assert 0 < len(diffs_asked) < 40
+    assert to_json(al) == first  # every diff now remembered: the same output
+    diffs = [c["diff"] for c in __import__("json").loads(first)["changes"]]
+    assert sum(1 for d in diffs if d[0][0] == int(Op.MUTED) and len(d) == 1) > 30
+    # The notes show substantive edits word by word: each rule lost its first word as well.
+    (tmp_path / "c.txt").write_text(re.sub(r"(?m)^(100\.\d+\.) \S+", r"\1", new), encoding="utf-8")
+    al = align(parse(str(tmp_path / "a.txt")), parse(str(tmp_path / "c.txt")))
+    asked = len(diffs_asked)
+    textdiff._raw_diff.cache_clear()
+    build_notes(al)
+    assert 0 < len(diffs_asked) - asked < 40
+    assert sum(a * b for a, b in diffs_asked[asked:]) <= textdiff.OUTPUT_LIMIT
+
+
+def test_outputs_inside_another_share_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", 100)
+    with textdiff.one_output():
+        assert [p.op for p in word_diff("a b c d e", "a b x d e")] == [Op.EQUAL, Op.DELETE, Op.INSERT, Op.EQUAL]
+        with textdiff.one_output():  # 81 spent of 100: the next 81 do not fit
+            assert word_diff("a b c d e", "a b y d e") == [Piece(Op.DELETE, "a b c d e"), Piece(Op.INSERT, "a b y d e")]
+    assert len(word_diff("a b c d e", "a b y d e")) == 4  # outside any output: text by text
+
+
+@needs_cr_corpus
+def test_the_output_limit_is_ten_times_the_most_a_real_output_costs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON of the most demanding real pair found (2019-01-25 -> 2026-01-16, 2.2e8) costs a tenth of the
+    output limit or less: no real output is ever coarsened."""
+    from rulediff import align, parse
+    from rulediff.report import to_dict
+
+    from .conftest import CR_TXT
+
+    spent: list[int] = []
+    charged = textdiff._charged
+
+    def counted(old: str, new: str) -> list[Piece]:
+        spent.append(len(old) * len(new))
+        return charged(old, new)
+
+    monkeypatch.setattr(textdiff, "_charged", counted)
+    to_dict(align(parse(str(CR_TXT / "cr-20190125.txt")), parse(str(CR_TXT / "cr-20260116.txt"))))
+    assert 1e8 < sum(spent) <= textdiff.OUTPUT_LIMIT / 10
