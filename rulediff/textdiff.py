@@ -211,11 +211,12 @@ def _merged(pieces: list[Piece]) -> list[Piece]:
     return out
 
 
-# What the word diffs of one output may cost together (diff --format json, the release notes), in products of
-# the two texts' lengths in characters (never less than what a diff asks of diff-match-patch, in tokens):
-# ten times the most any real pair asks (2.2e8, a jump from 2019-01-25 to 2026, its JSON). Each text past
-# WORD_LIMIT is bounded on its own; this bounds their number: 1,300 rules of 4,800 tokens each, every
-# apostrophe curled, each just within WORD_LIMIT, took 105 s for --format json.
+# What the word diffs of one output may cost together (diff --format json, the release notes). A diff is
+# charged the product of its texts' lengths in characters, never less than the product of their token counts
+# (what diff-match-patch is asked), and never more than WORD_LIMIT, which bounds each text's diffs already.
+# Ten times the most any real output asks (2.2e8, the JSON of a jump from 2019-01-25). WORD_LIMIT bounds each
+# text; this bounds their number: 1,300 rules of 4,800 tokens each, every apostrophe curled, each just within
+# WORD_LIMIT, took 105 s for --format json.
 OUTPUT_LIMIT = 2.5e9
 _left: ContextVar[list[float] | None] = ContextVar("word_diff_budget", default=None)
 
@@ -224,11 +225,9 @@ _left: ContextVar[list[float] | None] = ContextVar("word_diff_budget", default=N
 def one_output() -> Iterator[None]:
     """The word diffs made meanwhile are parts of one output and share OUTPUT_LIMIT: past it, a text is shown
     replaced whole (coarser, never wrong). What each costs is charged whether or not it was remembered from
-    before, so an output never depends on what was made earlier. An output inside another shares its budget;
-    word diffs made outside any are bounded only text by text."""
-    if _left.get() is not None:
-        yield
-        return
+    before, and an output inside another has a budget of its own, so an output never depends on what was made
+    before it. For a function's body (it decorates ``to_dict`` and ``build_notes``), not across a generator's
+    pauses. Word diffs made outside any output are bounded text by text only."""
     token = _left.set([OUTPUT_LIMIT])
     try:
         yield
@@ -240,7 +239,7 @@ def _charged(old: str, new: str) -> list[Piece]:
     """:func:`_raw_diff` within what is left of the output's budget; replaced whole past it."""
     left = _left.get()
     if left is not None:
-        cost = len(old) * len(new)
+        cost = min(len(old) * len(new), WORD_LIMIT)
         if cost > left[0]:
             return [p for p in (_piece(Op.DELETE, old, ""), _piece(Op.INSERT, new, "")) if p.text]
         left[0] -= cost

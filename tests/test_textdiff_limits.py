@@ -163,46 +163,78 @@ def _hostile_pair(rules: int, words: int) -> tuple[str, str]:
     return old, old.replace("'", "\u2019")
 
 
+def _fitting(charges: list[int], limit: float) -> int:
+    """How many of ``charges``, taken in order, fit in ``limit`` (each one that fits is spent)."""
+    made = 0
+    for c in charges:
+        if c <= limit:
+            limit -= c
+            made += 1
+    return made
+
+
 def test_one_output_costs_its_limit_at_most(
     tmp_path, monkeypatch: pytest.MonkeyPatch, diffs_asked: list[tuple[int, int]]
 ) -> None:  # type: ignore[no-untyped-def]
-    """Many texts each within WORD_LIMIT (1,300 such rules took 105 s for --format json): their diffs together
-    cost OUTPUT_LIMIT at most, the rest shown replaced whole (and muted whole, being typography); the JSON is
-    the same made again with every diff remembered (what a diff costs is charged either way); and the release
-    notes are bounded too."""
+    """Many texts each within WORD_LIMIT (1,300 such rules took 105 s for --format json): the diffs of one
+    output are made while their charges fit OUTPUT_LIMIT, the rest shown replaced whole (muted whole, being
+    typography). The JSON is the same made again after every diff was remembered, and the release notes are
+    bounded the same way."""
+    import json
+
     from rulediff import align, parse
     from rulediff.notes import build_notes
-    from rulediff.report import to_json
+    from rulediff.report import to_dict, to_json
 
     old, new = _hostile_pair(rules=40, words=300)
     (tmp_path / "a.txt").write_text(old, encoding="utf-8")
     (tmp_path / "b.txt").write_text(new, encoding="utf-8")
     al = align(parse(str(tmp_path / "a.txt")), parse(str(tmp_path / "b.txt")))
-    one = len(old) // 40  # about one rule's text, squared: the limit lets a few rules through
-    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", 5 * one * one)
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", float("inf"))  # (first every change's texts, all diffed)
+    texts = [(c["old_text"], c["new_text"]) for c in to_dict(al)["changes"]]
+    charges = [len(a) * len(b) for a, b in texts]
+    assert len(charges) == 40 and max(charges) < textdiff.WORD_LIMIT
+    limit = sum(charges[:5]) + charges[5] // 2  # five fit, and then none of these nearly equal texts
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", limit)
+    diffs_asked.clear()
+    textdiff._raw_diff.cache_clear()
     first = to_json(al)
-    assert sum(a * b for a, b in diffs_asked) <= textdiff.OUTPUT_LIMIT
-    assert 0 < len(diffs_asked) < 40
-    assert to_json(al) == first  # every diff now remembered: the same output
-    diffs = [c["diff"] for c in __import__("json").loads(first)["changes"]]
-    assert sum(1 for d in diffs if d[0][0] == int(Op.MUTED) and len(d) == 1) > 30
+    assert len(diffs_asked) == _fitting(charges, limit) == 5
+    diffs = [c["diff"] for c in json.loads(first)["changes"]]
+    assert sum(1 for d in diffs if len(d) == 1 and d[0][0] == int(Op.MUTED)) == 35
+    for a, b in texts:  # every diff remembered, made outside any output
+        word_diff(a, b)
+    assert to_json(al) == first
     # The notes show substantive edits word by word: each rule lost its first word as well.
     (tmp_path / "c.txt").write_text(re.sub(r"(?m)^(100\.\d+\.) \S+", r"\1", new), encoding="utf-8")
     al = align(parse(str(tmp_path / "a.txt")), parse(str(tmp_path / "c.txt")))
-    asked = len(diffs_asked)
+    diffs_asked.clear()
     textdiff._raw_diff.cache_clear()
     build_notes(al)
-    assert 0 < len(diffs_asked) - asked < 40
-    assert sum(a * b for a, b in diffs_asked[asked:]) <= textdiff.OUTPUT_LIMIT
+    assert 3 <= len(diffs_asked) <= 6
 
 
-def test_outputs_inside_another_share_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_output_inside_another_has_a_budget_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", 100)
+    whole = [Piece(Op.DELETE, "a b c d e"), Piece(Op.INSERT, "a b y d e")]
     with textdiff.one_output():
         assert [p.op for p in word_diff("a b c d e", "a b x d e")] == [Op.EQUAL, Op.DELETE, Op.INSERT, Op.EQUAL]
-        with textdiff.one_output():  # 81 spent of 100: the next 81 do not fit
-            assert word_diff("a b c d e", "a b y d e") == [Piece(Op.DELETE, "a b c d e"), Piece(Op.INSERT, "a b y d e")]
+        with textdiff.one_output():  # 81 spent of the outer 100: the inner one starts afresh
+            assert len(word_diff("a b c d e", "a b y d e")) == 4
+        assert word_diff("a b c d e", "a b y d e") == whole  # 19 left of the outer one
     assert len(word_diff("a b c d e", "a b y d e")) == 4  # outside any output: text by text
+
+
+def test_a_long_text_is_charged_no_more_than_its_own_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text past WORD_LIMIT is bounded by it on its own: within an output it costs that much at most, and a
+    55 KB rule with one word inserted is diffed, not replaced whole, even when its length squared is over the
+    output's budget."""
+    old = "The player's card is tapped. " * 2000
+    new = old.replace("is tapped", "is not tapped", 1)
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", 2 * textdiff.WORD_LIMIT)
+    assert len(old) ** 2 > textdiff.OUTPUT_LIMIT
+    with textdiff.one_output():
+        assert [p.op for p in word_diff(old, new)] == [Op.EQUAL, Op.INSERT, Op.EQUAL]
 
 
 @needs_cr_corpus
