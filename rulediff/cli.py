@@ -20,6 +20,8 @@ from .output import check_target, write_atomic
 from .parsers import FORMATS, parse_file
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from .model import Document
 
 
@@ -162,6 +164,7 @@ def diff(
         al = align(load_document(old, old_format), load_document(new, new_format))
     if prefixes:
         al = restrict(al, prefixes)
+    text: str | Iterator[str]
     if kind == "md":
         from .report import to_markdown
 
@@ -175,11 +178,12 @@ def diff(
 
         text = to_notes_json(al)
     else:
-        from .report import to_json
+        from .report import iter_json
 
-        text = to_json(al)
+        text = iter_json(al)  # written as it is made: a hostile diff's JSON is a hundred megabytes
     if output is None:
-        click.echo(text, nl=False)
+        for piece in [text] if isinstance(text, str) else text:
+            click.echo(piece, nl=False)
     else:
         write_atomic(output, text, force=force)
         click.echo(f"wrote {output}: {headline(al.summary())}", err=True)

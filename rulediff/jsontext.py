@@ -5,6 +5,7 @@ cannot indent), and it was a fifth of a long jump's ``--format json``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from json.encoder import encode_basestring  # the C escaper when the _json accelerator is there
 from typing import Any
 
@@ -25,6 +26,29 @@ def dumps(obj: Any) -> str:
         # Non-string keys, other types, circular or very deep data: the library's own text or error.
         return json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True)
     return "".join(out)
+
+
+def chunks(obj: Any) -> Iterator[str]:
+    """:func:`dumps` of ``obj`` in pieces, to be written as they are made: a dict's members one by one, and the
+    items of a list member one by one (the changes of a long diff, a hundred megabytes for hostile input).
+    Each piece is what :func:`dumps` writes there, cut out of the text it writes for that member alone. A
+    value neither writer can take raises as :func:`dumps` does, after the pieces before it."""
+    if type(obj) is not dict or not obj or not all(type(k) is str for k in obj):
+        yield dumps(obj)
+        return
+    yield "{"
+    for n, k in enumerate(sorted(obj)):
+        v = obj[k]
+        comma = "," if n else ""
+        if type(v) is list and len(v) > 1:
+            head = _NEWLINE[1] + encode_basestring(k) + ": ["  # what dumps({k: [x]}) writes before x
+            yield comma + head
+            for m, item in enumerate(v):
+                yield ("," if m else "") + dumps({k: [item]})[1 + len(head) : -len(_NEWLINE[1] + "]\n}")]
+            yield _NEWLINE[1] + "]"
+        else:
+            yield comma + dumps({k: v})[1:-2]  # dumps({k: v}) is "{" + the member + "\n}"
+    yield "\n}"
 
 
 def _scalar(o: Any) -> str:

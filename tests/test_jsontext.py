@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rulediff.jsontext import dumps
+from rulediff.jsontext import chunks, dumps
 
 
 def _library(obj: Any) -> str:
@@ -41,6 +41,17 @@ values = st.recursive(
 @given(values)
 def test_same_text_as_the_library(obj: Any) -> None:
     assert dumps(obj) == _library(obj)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), values | st.lists(values, min_size=2, max_size=6), max_size=6) | values)
+def test_the_pieces_make_the_same_text(obj: Any) -> None:
+    """Written as it is made (chunks), the text is dumps' to the byte: members, and the items of a long list
+    member, cut out where dumps puts them."""
+    pieces = list(chunks(obj))
+    assert "".join(pieces) == dumps(obj)
+    if isinstance(obj, dict) and obj and all(type(k) is str for k in obj):
+        assert len(pieces) >= len(obj) + 2  # one piece a member at least, besides the braces
 
 
 @settings(max_examples=200, deadline=None)

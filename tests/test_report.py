@@ -14,7 +14,7 @@ import lxml.html
 import pytest
 
 from rulediff import align, parse
-from rulediff.report import to_dict, to_html, to_json, to_markdown
+from rulediff.report import iter_json, to_dict, to_html, to_json, to_markdown
 
 from .conftest import FIXTURES, ROOT
 
@@ -101,6 +101,20 @@ def test_json_schema_and_number_map() -> None:
     typo = next(c for c in d["changes"] if c["new"] == ["702.1"])
     assert typo["nature"] == "typography_only"
     assert {g["kind"] for g in d["glossary"]} >= {"added", "removed", "edited"}
+
+
+def test_the_json_written_as_it_is_made_is_the_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """iter_json's pieces make to_json's text, in blocks of about _BLOCK characters (each a change at most
+    past it), so a long diff's JSON is never held whole."""
+    import rulediff.report
+
+    al = _pair()
+    assert "".join(iter_json(al)) == to_json(al)
+    monkeypatch.setattr(rulediff.report, "_BLOCK", 200)
+    blocks = list(iter_json(al))
+    assert "".join(blocks) == to_json(al)
+    longest_change = max(len(json.dumps(c, ensure_ascii=False, indent=1)) * 2 for c in to_dict(al)["changes"])
+    assert len(blocks) > 5 and max(map(len, blocks[:-1])) < 200 + longest_change
 
 
 def test_markdown_reads_like_release_notes() -> None:
