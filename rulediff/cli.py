@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -247,6 +247,21 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
 
 
+_REPLACED: list[TextIO] = []
+
+
+def whole_writes(stream: TextIO) -> TextIO:
+    """``stream`` as it is, unless its bytes go straight to the file (Python run unbuffered, PYTHONUNBUFFERED
+    or -u): then the same file behind a buffer, flushed at every write as before. Straight to the file, a write
+    that fills the disk writes part of what it was given and says so, and nothing writes the rest: the output
+    ended short with exit 0. A buffer writes the rest, and a full disk then fails the write: one line, exit 2."""
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        return stream
+    _REPLACED.append(stream)  # kept open: closed when collected, it would close the file both write to
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors, write_through=True)
+
+
 def run() -> None:
     """The ``rulediff`` program: the command line in a process of its own. What was imported to start it
     lives as long as the process, so the cyclic garbage collector stops walking it (gc.freeze), and it
@@ -257,6 +272,8 @@ def run() -> None:
     gc.set_threshold(50_000, 20, 100)
     if sys.stdout is None:  # started with standard output closed (>&-): what it prints fails, as it would
         sys.stdout = _ClosedOutput()
+    else:
+        sys.stdout = whole_writes(sys.stdout)
     stdout = sys.stdout
     try:
         main()

@@ -5,6 +5,8 @@ with --strict."""
 from __future__ import annotations
 
 import codecs
+import errno
+import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -642,6 +644,59 @@ def test_standard_output_on_a_full_disk_is_named_on_one_line(args: list[str], tm
     rc, err = _run_to("/dev/full", args, tmp_path)
     assert rc == 2, err
     assert err == "rulediff: error: standard output: No space left on device\n", err
+
+
+class _NearlyFullDisk(io.RawIOBase):
+    """A file on a disk with ``room`` bytes left: a write takes what fits and says how much, then fails."""
+
+    def __init__(self, room: int) -> None:
+        self.room, self.got = room, bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:  # type: ignore[no-untyped-def, override]
+        if not self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        n = min(len(b), self.room)
+        self.got += bytes(b[:n])
+        self.room -= n
+        return n
+
+
+@pytest.mark.parametrize("room", [0, 1, 5, 3999])
+def test_unbuffered_output_to_a_nearly_full_disk_is_never_cut_short_quietly(room: int) -> None:
+    """Run unbuffered (PYTHONUNBUFFERED, -u), standard output's text went straight to the file: a write that
+    filled the disk wrote part, said so, and nothing wrote the rest (the JSON ended short, exit 0). Behind the
+    buffer the program puts there, what is written is all there, or the write fails."""
+    from rulediff.cli import whole_writes
+
+    text = "\u2019x" * 1000  # 4,000 bytes
+    if room:
+        disk = _NearlyFullDisk(room)
+        unbuffered = io.TextIOWrapper(disk, encoding="utf-8", write_through=True)
+        unbuffered.write(text)
+        unbuffered.flush()  # (the trouble: no error at all)
+        assert len(disk.got) == room < len(text.encode())
+    disk = _NearlyFullDisk(room)
+    stream = whole_writes(io.TextIOWrapper(disk, encoding="utf-8", write_through=True))
+    with pytest.raises(OSError) as e:
+        stream.write(text)
+        stream.flush()
+    assert e.value.errno == errno.ENOSPC
+    assert bytes(disk.got) == text.encode()[:room]
+    roomy = _NearlyFullDisk(10**6)
+    stream = whole_writes(io.TextIOWrapper(roomy, encoding="utf-8", write_through=True))
+    stream.write(text)
+    stream.flush()
+    assert bytes(roomy.got) == text.encode()
+
+
+def test_buffered_output_is_left_as_it_is() -> None:
+    from rulediff.cli import whole_writes
+
+    buffered = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert whole_writes(buffered) is buffered
 
 
 def test_a_program_run_writes_all_its_output(tmp_path: Path) -> None:
