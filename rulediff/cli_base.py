@@ -81,10 +81,14 @@ def leave(code: Any) -> None:
             file.flush()
     except BrokenPipeError as e:
         if not _reader_gone():
-            _say(_os_error_line(e))
+            if not code:
+                _say(_os_error_line(e))
             code = 2
     except (OSError, ValueError) as e:
-        _say(_os_error_line(e) if isinstance(e, OSError) else f"standard output: {e}")
+        # Said once: a command that failed to write it has said so already (what it could not write is still
+        # in standard output's buffer when the program runs unbuffered, behind cli.whole_writes).
+        if not code:
+            _say(_os_error_line(e) if isinstance(e, OSError) else f"standard output: {e}")
         code = 2
     with suppress(OSError, ValueError):
         if sys.stderr is not None:
