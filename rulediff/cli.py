@@ -14,9 +14,19 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from . import cli_archive, cli_corrections, cli_identify, jsontext
-from .cli_base import _guard, _os_error_line, _reader_gone, _say, archive_option, archive_path, leave, main
+from .cli_base import (
+    _guard,
+    _os_error_line,
+    _reader_gone,
+    _say,
+    archive_option,
+    archive_path,
+    leave,
+    main,
+    write_out,
+)
 from .errors import RulediffError
-from .output import check_target, write_atomic
+from .output import check_target
 from .parsers import FORMATS, parse_file
 
 if TYPE_CHECKING:
@@ -181,11 +191,8 @@ def diff(
         from .report import iter_json
 
         text = iter_json(al)  # written as it is made: a hostile diff's JSON is a hundred megabytes
-    if output is None:
-        for piece in [text] if isinstance(text, str) else text:
-            click.echo(piece, nl=False)
-    else:
-        write_atomic(output, text, force=force)
+    write_out(output, text, force)
+    if output is not None:
         click.echo(f"wrote {output}: {headline(al.summary())}", err=True)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import jsontext
-from .cli_base import _guard, archive_option, archive_path, as_text, main, progress_bar
+from .cli_base import _guard, archive_option, archive_path, as_text, main, progress_bar, write_out
 from .errors import ArchiveError, NotFoundError
 
 # The library is imported inside each command: `rulediff diff` and `rulediff --help` load this module
@@ -185,7 +185,7 @@ def archive_export(output: str | None, force: bool) -> None:
       rulediff archive export -o archive.jsonl
       rulediff archive export > archive.jsonl
     """
-    from .output import check_target, write_atomic
+    from .output import check_target
 
     if output is not None:
         check_target(output, force)
@@ -194,12 +194,7 @@ def archive_export(output: str | None, force: bool) -> None:
         # Closed here, with the archive still open: left to the garbage collector after a closed pipe (export |
         # head) or Ctrl-C, the export's snapshot ended on a closed database, with a traceback.
         with contextlib.closing(arc.export()) as records:
-            lines = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n" for rec in records)
-            if output is not None:
-                write_atomic(output, lines, force=force)
-                return
-            for line in lines:
-                click.echo(line, nl=False)
+            write_out(output, (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n" for rec in records), force)
 
 
 @main.command()

@@ -10,7 +10,7 @@ import signal
 import stat
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from functools import wraps
 from typing import Any, TypeVar
@@ -19,6 +19,7 @@ import click
 
 from . import __version__
 from .errors import DamagedArchiveError, RulediffError
+from .output import write_atomic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -96,6 +97,16 @@ def leave(code: Any) -> None:
     if sys.getprofile() is not None or sys.gettrace() is not None or sys.flags.dev_mode:
         sys.exit(code)
     os._exit(code)
+
+
+def write_out(output: str | None, text: str | Iterable[str], force: bool) -> None:
+    """A command's output, whole or in pieces written as they are made: to ``output`` all at once or not at
+    all (write_atomic), else to standard output."""
+    if output is not None:
+        write_atomic(output, text, force=force)
+        return
+    for piece in [text] if isinstance(text, str) else text:
+        click.echo(piece, nl=False)
 
 
 def _say(line: str) -> None:

@@ -121,7 +121,7 @@ def _raw_diff(old: str, new: str) -> tuple[Piece, ...]:
     ta, tb = _TOKEN.findall(old), _TOKEN.findall(new)
     if len(ta) * len(tb) <= WORD_LIMIT:
         return tuple(_token_diff(ta, tb))
-    return tuple(_merged(_by_sentence(ta, tb)))
+    return tuple(merged(_by_sentence(ta, tb)))
 
 
 def _token_diff(ta: list[str], tb: list[str]) -> list[Piece]:
@@ -152,7 +152,7 @@ def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
     sa, sb = _sentences(ta), _sentences(tb)
     left = WORD_LIMIT - len(sa) * len(sb)
     if left < 0:  # sentences as many as words ("a. a. a."): no diff is made past the limit
-        return _whole(ta, tb)
+        return _whole("".join(ta), "".join(tb))
     ea, eb = _encode(["".join(ta[x:y]) for x, y in sa], ["".join(tb[x:y]) for x, y in sb])
     out: list[Piece] = []
     i = j = 0  # sentences read, each side
@@ -172,7 +172,7 @@ def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
                     left -= len(a) * len(b)
                     out.extend(_token_diff(a, b))
                 else:
-                    out.extend(_whole(a, b))
+                    out.extend(_whole("".join(a), "".join(b)))
                 gone = came = -1
             if n:
                 out.append(_piece(Op.EQUAL, "".join(ta[sa[i][0] : sa[i + n - 1][1]]), ""))
@@ -181,9 +181,9 @@ def _by_sentence(ta: list[str], tb: list[str]) -> list[Piece]:
     return out
 
 
-def _whole(ta: list[str], tb: list[str]) -> list[Piece]:
-    """Tokens replaced whole: what they were, then what they became (either may be none)."""
-    return [p for p in (_piece(Op.DELETE, "".join(ta), ""), _piece(Op.INSERT, "".join(tb), "")) if p.text]
+def _whole(old: str, new: str) -> list[Piece]:
+    """A text replaced whole: what it was, then what it became (either may be empty, and is left out)."""
+    return [p for p in (_piece(Op.DELETE, old, ""), _piece(Op.INSERT, new, "")) if p.text]
 
 
 # The tokens a sentence ends with: the marks are tokens of their own, never part of another; a line break
@@ -200,13 +200,15 @@ def _sentences(tokens: list[str]) -> list[tuple[int, int]]:
     return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
-def _merged(pieces: list[Piece]) -> list[Piece]:
-    """Neighbouring pieces of one operation as one (stretches diffed apart may end and start alike)."""
+def merged(pieces: list[Piece]) -> list[Piece]:
+    """Neighbouring pieces of one operation as one (stretches diffed apart may end and start alike); a muted
+    piece stays apart, saying what it stood for, and an empty piece goes (a muted one that stood for something
+    stays: removed whitespace)."""
     out: list[Piece] = []
     for p in pieces:
-        if out and out[-1].op == p.op:
+        if out and out[-1].op == p.op and p.op != Op.MUTED:
             out[-1] = _piece(p.op, out[-1].text + p.text, "")
-        elif p.text:
+        elif p.text or p.old:
             out.append(p)
     return out
 
@@ -241,7 +243,7 @@ def _charged(old: str, new: str) -> list[Piece]:
     if left is not None:
         cost = min(len(old) * len(new), WORD_LIMIT)
         if cost > left[0]:
-            return [p for p in (_piece(Op.DELETE, old, ""), _piece(Op.INSERT, new, "")) if p.text]
+            return _whole(old, new)
         left[0] -= cost
     return list(_raw_diff(old, new))
 

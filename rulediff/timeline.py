@@ -15,7 +15,7 @@ from .changes import Nature, nature_of
 from .numbering import find_references
 from .sources import sources_digest
 from .text import normalize
-from .textdiff import Op, Piece, as_pairs, word_diff
+from .textdiff import Op, Piece, as_pairs, merged, word_diff
 
 
 @dataclass(slots=True)
@@ -178,13 +178,7 @@ def whole_diff(old: str, new: str) -> list[Piece]:
             out.append(Piece(Op.INSERT, "".join(b[j1:j2])))
         else:
             out.extend(word_diff("".join(a[i1:i2]), "".join(b[j1:j2])))
-    merged: list[Piece] = []
-    for p in out:
-        if merged and merged[-1].op == p.op and p.op != Op.MUTED:
-            merged[-1] = Piece(p.op, merged[-1].text + p.text)
-        elif p.text or p.old:  # a muted piece may stand for removed whitespace
-            merged.append(p)
-    return merged
+    return merged(out)
 
 
 _LEADING_NUMBER = re.compile(r"^[1-9]\d{0,2}(?:\.\d+[a-z]*)?\.? ")
