@@ -339,14 +339,17 @@ class _Matcher:
                     structural += 4.0
                 if bonus_same_number and number == rules_b[j].number:
                     structural += 8
+                # Most texts compared are alike enough only with structural evidence, and have none: the
+                # cheap test first.
+                if s < cutoff and (s < STRUCTURAL_CUTOFF or structural < 10):
+                    continue
                 if structural < 10 and self._names_disagree(i, j):
                     continue
                 if s < OUTSIDE_CUTOFF and outside and not seen_a[j]:
                     # Neither side's source covers the other's node: only a near-identical text may
                     # claim that one moved into the other (partial dumps of different sections).
                     continue
-                if s >= cutoff or (s >= STRUCTURAL_CUTOFF and structural >= 10):
-                    cands.append((s + structural, s, i, j))
+                cands.append((s + structural, s, i, j))
         cands.sort(key=lambda t: (-t[0], t[2], t[3]))
         for total, s, i, j in cands:
             if i in self.a2b or j in self.b2a:
