@@ -32,6 +32,8 @@ class _Pool:
 
     def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None]) -> None:
         self.bags = bags
+        # A bag of fewer words than a part needs cannot hold enough of it (most bags: an edit's few words).
+        self.sizes = {k: sum(bag.values()) for k, bag in bags.items()}
         self.index: dict[tuple[int | None, str], list[int]] = {}
         for k, bag in bags.items():
             for w in bag:
@@ -58,7 +60,10 @@ class _Pool:
             if left <= 0:
                 break
         best: tuple[int, int] | None = None
+        sizes = self.sizes
         for k in sorted(cands):
+            if sizes[k] < need:
+                continue
             got = shared_words(part, self.bags[k])
             if got >= need and (best is None or got > best[0]):
                 best = (got, k)
