@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
-from rulediff import parse
+from rulediff import likeness, parse
 from rulediff.likeness import PER_PAIR, Likeness, OverBudgetError
 from rulediff.match import STRUCTURAL_CUTOFF, _Matcher
 from rulediff.model import Document
@@ -104,6 +104,50 @@ def test_remembered_similarities_are_those_computed_afresh(questions) -> None:  
         for q, row in zip(rows, got, strict=True):
             want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
             assert set(row) == want
+
+
+_WIDER = st.lists(st.text(alphabet="abcde fAé\u2019ł😀", min_size=0, max_size=90), min_size=0, max_size=14)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(_WIDER, _WIDER), min_size=1, max_size=4),
+    st.sampled_from([1, 7, 40]),
+    st.sampled_from([1, 300, 5e7]),
+)
+def test_a_block_compared_at_once_scores_as_each_row_alone(questions, block_from, block_chars) -> None:  # type: ignore[no-untyped-def]
+    """Texts compared as one block on several threads (any block, under a small BLOCK_FROM, whole or in pieces)
+    get the scores one scan per row gives, exactly: the same floats, nothing missed below or above the
+    cut-off."""
+    like = Likeness(STRUCTURAL_CUTOFF, block_from=block_from)
+    kept = likeness.THREADS, likeness.BLOCK_CHARS
+    likeness.THREADS, likeness.BLOCK_CHARS = 2, block_chars
+    try:
+        for rows, cols in questions:
+            got = like.alike(rows, cols)
+            for q, row in zip(rows, got, strict=True):
+                want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+                assert sorted(row) == sorted(want)
+    finally:
+        likeness.THREADS, likeness.BLOCK_CHARS = kept
+
+
+def test_blocks_are_compared_on_threads_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This rapidfuzz has the block scorer (a build without it would quietly compare row by row, twice as slow
+    on the long jumps), and a block of new texts is compared by it, not row by row."""
+    assert likeness._cdist is not None and likeness._FLOAT64 is not None
+    monkeypatch.setattr(likeness, "THREADS", 2)
+    rows = [f"the {w} rule of {x} cards" for w in ("first", "second", "third") for x in ("red", "blue")]
+    cols = [f"the {w} rule of {x} cards" for w in ("third", "fourth") for x in ("blue", "green", "white")]
+
+    def row_by_row(self: Likeness, q: str, choices: list[str]) -> dict[str, float]:
+        raise AssertionError("compared row by row")
+
+    monkeypatch.setattr(Likeness, "_compare", row_by_row)
+    got = Likeness(STRUCTURAL_CUTOFF, block_from=len(rows) * len(cols)).alike(rows, cols)
+    for q, row in zip(rows, got, strict=True):
+        want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+        assert sorted(row) == sorted(want) and row
 
 
 @settings(max_examples=60, deadline=None)
