@@ -30,11 +30,12 @@ REAL_MOST = 5.2e10
 BUDGET_TIMES = 10
 BUDGET = REAL_MOST * BUDGET_TIMES
 PER_PAIR = 2000
-# New texts asked about at once, times the texts they are compared with, from which they are compared as one
-# block on every core this process may use: below it, starting the threads costs more than they save (a
-# block of 10 x 400 subrules is 2.8 ms on one thread, 1.8 ms on two; 100 x 1,055, the 2011 -> 2026 jump's
-# subrules, 98 -> 50 ms).
-BLOCK_FROM = 4000
+# New texts asked about at once against the texts they are compared with (the product of their lengths in
+# characters) from which they are compared as one block on every core this process may use: below it,
+# starting the threads costs more than they save (2 x 100 subrules, 1.3e7, take 0.19 ms row by row and 0.27
+# on two threads; 3 x 400, 7.7e7, 1.27 and 0.99 ms; 100 x 1,055, the 2011 -> 2026 jump's subrules, 98 and
+# 50 ms).
+BLOCK_FROM = 5e7
 # ... in pieces of about this many character pairs (some 0.07 s on one thread), between which Ctrl-C is seen.
 BLOCK_CHARS = 4e9
 
@@ -67,7 +68,7 @@ class Likeness:
 
     __slots__ = ("cutoff", "budget", "spent", "block_from", "_rows")
 
-    def __init__(self, cutoff: float, budget: float = BUDGET, block_from: int = BLOCK_FROM) -> None:
+    def __init__(self, cutoff: float, budget: float = BUDGET, block_from: float = BLOCK_FROM) -> None:
         self.cutoff = cutoff
         self.budget = budget
         self.spent = 0.0
@@ -126,32 +127,49 @@ class Likeness:
 
     def _compare_block(self, qs: list[str], choices: list[str]) -> list[dict[str, float]]:
         """:meth:`_compare` of each of ``qs``: a large block at once on every thread there is, else row by row."""
-        if _cdist is None or THREADS < 2 or self.cutoff <= 0 or len(qs) * len(choices) < self.block_from:
+        if _cdist is None or THREADS < 2 or self.cutoff <= 0 or not qs or not choices:
             return [self._compare(q, choices) for q in qs]
-        out: list[dict[str, float]] = []
         width = sum(map(len, choices))
+        if sum(map(len, qs)) * width < self.block_from:
+            return [self._compare(q, choices) for q in qs]
+        # cdist shares its queries out among its threads: the longer list is the queries (a few new texts
+        # against a thousand are as much work, and a single row would go to one thread). The score of two
+        # texts is the same whichever is the query (test_shortcuts holds it).
+        flip = len(qs) < len(choices)
+        queries, others = (choices, qs) if flip else (qs, choices)
+        if flip:
+            width = sum(map(len, others))
+        out: list[dict[str, float]] = [{} for _ in qs]
         # In pieces of about BLOCK_CHARS character pairs: Ctrl-C is seen between two (a C call holds it).
         start = size = 0
-        for end, q in enumerate(qs, 1):
-            size += len(q) * width
-            if size >= BLOCK_CHARS or end == len(qs):
-                out.extend(self._scores(qs[start:end], choices))
+        for end, x in enumerate(queries, 1):
+            size += len(x) * width
+            if size >= BLOCK_CHARS or end == len(queries):
+                self._scores(queries, start, end, others, flip, out)
                 start, size = end, 0
         return out
 
-    def _scores(self, qs: list[str], choices: list[str]) -> list[dict[str, float]]:
-        scores = _cdist(qs, choices, scorer=fuzz.ratio, score_cutoff=self.cutoff, dtype=_FLOAT64, workers=THREADS)
+    def _scores(
+        self, queries: list[str], start: int, end: int, others: list[str], flip: bool, out: list[dict[str, float]]
+    ) -> None:
+        """The scores of ``queries[start:end]`` against ``others`` into ``out`` (by row: the queries' when not
+        ``flip``, else the others')."""
+        scores = _cdist(
+            queries[start:end], others, scorer=fuzz.ratio, score_cutoff=self.cutoff, dtype=_FLOAT64, workers=THREADS
+        )
         # Row-major doubles, 0 below the cut-off. Every score kept is at least the cut-off, above 0, so the high
         # byte of its double (sign and exponent) is not 0: one C-speed search of those bytes finds the few
         # cells to read.
         cells = memoryview(scores).cast("B")
         values = cells.cast("d")
-        width = len(choices)
-        out: list[dict[str, float]] = [{} for _ in qs]
+        width = len(others)
         for m in _NONZERO.finditer(cells[7::8].tobytes()):
             k = m.start()
-            out[k // width][choices[k % width]] = values[k]
-        return out
+            a, b = start + k // width, k % width
+            if flip:
+                out[b][queries[a]] = values[k]
+            else:
+                out[a][others[b]] = values[k]
 
     def _compare(self, q: str, choices: list[str]) -> dict[str, float]:
         # One C-speed scan of the choices per text asked about.

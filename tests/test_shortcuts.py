@@ -134,20 +134,21 @@ def test_a_block_compared_at_once_scores_as_each_row_alone(questions, block_from
 
 def test_blocks_are_compared_on_threads_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """This rapidfuzz has the block scorer (a build without it would quietly compare row by row, twice as slow
-    on the long jumps), and a block of new texts is compared by it, not row by row."""
+    on the long jumps), and a block of new texts is compared by it, not row by row: more rows than columns,
+    and fewer (the columns are then its queries)."""
     assert likeness._cdist is not None and likeness._FLOAT64 is not None
     monkeypatch.setattr(likeness, "THREADS", 2)
-    rows = [f"the {w} rule of {x} cards" for w in ("first", "second", "third") for x in ("red", "blue")]
-    cols = [f"the {w} rule of {x} cards" for w in ("third", "fourth") for x in ("blue", "green", "white")]
+    texts = [f"the {w} rule of {x} cards" for w in ("first", "second", "third") for x in ("red", "blue", "green")]
 
     def row_by_row(self: Likeness, q: str, choices: list[str]) -> dict[str, float]:
         raise AssertionError("compared row by row")
 
     monkeypatch.setattr(Likeness, "_compare", row_by_row)
-    got = Likeness(STRUCTURAL_CUTOFF, block_from=len(rows) * len(cols)).alike(rows, cols)
-    for q, row in zip(rows, got, strict=True):
-        want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
-        assert sorted(row) == sorted(want) and row
+    for rows, cols in ((texts[:7], texts[5:]), (texts[:2], texts[1:])):
+        got = Likeness(STRUCTURAL_CUTOFF, block_from=1).alike(rows, cols)
+        for q, row in zip(rows, got, strict=True):
+            want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+            assert sorted(row) == sorted(want) and row
 
 
 @settings(max_examples=60, deadline=None)
