@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 from .match import STRUCTURAL_CUTOFF
 from .model import Document
 from .sides import Side, prepared, title_key
-from .text import shared_words, word_bag, words
+from .text import shared_words, word_bag, word_tuple
 
 # Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
 PART_OF = 0.7
@@ -66,9 +66,9 @@ def _subtree_bag(s: Side, i: int) -> Counter[str]:
     kids = s.descendants(i)
     if not kids:
         return word_bag(s.rules[i].norm)  # shared: read, never changed
-    bag = Counter(words(s.rules[i].norm))
+    bag = Counter(word_tuple(s.rules[i].norm))
     for d in kids:
-        bag.update(words(s.rules[d].norm))
+        bag.update(word_tuple(s.rules[d].norm))
     return bag
 
 

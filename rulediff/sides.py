@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Generic, TypeVar
 
 from .model import Document, Rule
-from .text import mask_references, normalize, words
+from .text import mask_references, normalize, word_tuple
 
 _T = TypeVar("_T")
 
@@ -45,7 +45,7 @@ _NOT_WORD = re.compile(r"[\W_]+")
 @lru_cache(maxsize=1 << 15)
 def word_count(text: str) -> int:
     # Both sides of a diff (and consecutive releases) share most texts: count each once.
-    return len(words(text))
+    return len(word_tuple(text))
 
 
 # The children of every leaf: one shared empty tuple, so a leaf costs no list of its own and nothing can add
