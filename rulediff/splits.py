@@ -50,12 +50,22 @@ class _Pool:
         if not total:
             return None
         need = _needed(total)
-        index, level_words = self.index, [((level, w), n) for w, n in part.items()]
-        postings = sorted(((len(index.get(key, ())), key[1], n, key) for key, n in level_words))
-        cands: set[int] = set()
         left = total - need + 1
-        for _, _, n, key in postings:
-            cands.update(index.get(key, ()))
+        # The words no bag holds come first (rarest of all) and bring no candidate: most parts' first words.
+        get = self.index.get
+        held: list[tuple[int, str, int, list[int]]] = []
+        for w, n in part.items():
+            bags = get((level, w))
+            if bags is None:
+                left -= n
+            else:
+                held.append((len(bags), w, n, bags))
+        if left <= 0:
+            return None
+        held.sort(key=_rarest)
+        cands: set[int] = set()
+        for _, _, n, bags in held:
+            cands.update(bags)
             left -= n
             if left <= 0:
                 break
@@ -68,6 +78,10 @@ class _Pool:
             if got >= need and (best is None or got > best[0]):
                 best = (got, k)
         return best[1] if best else None
+
+
+def _rarest(posting: tuple[int, str, int, list[int]]) -> tuple[int, str]:
+    return posting[0], posting[1]
 
 
 def _needed(total: int) -> int:
