@@ -40,11 +40,17 @@ BLOCK_FROM = 5e7
 BLOCK_CHARS = 4e9
 
 
+# The most threads a block is compared on: a block is milliseconds of work, and a thread costs some tens of
+# microseconds to start (on a machine of many cores, one each would cost more than the block).
+MOST_THREADS = 4
+
+
 def _threads() -> int:
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MOST_THREADS))
 
 
 THREADS = _threads()
