@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Set
 
 from rapidfuzz import fuzz, process
@@ -20,6 +21,8 @@ try:
     _FLOAT64 = process_cpp._FLOAT64  # type: ignore[attr-defined]  # (rapidfuzz-private, like cdist)
 except (ImportError, AttributeError):  # pragma: no cover - depends on the rapidfuzz build
     _cdist = _FLOAT64 = None
+# Blocks are compared at once while the block scorer is there and answers as expected.
+_BLOCKS = _cdist is not None
 
 # How much text one alignment may compare: the product of two texts' lengths, summed over the pairs compared,
 # plus PER_PAIR for each pair (rapidfuzz's cost grows with that product, and each pair has a cost of its own).
@@ -96,11 +99,14 @@ class Likeness:
         col_set = frozenset(distinct)
         memo = self._rows
         # What is to be compared, charged row by row in order before anything is compared (a question over
-        # the budget is refused whole): texts never asked about against every column, the others against the
-        # columns they were not compared with.
+        # the budget is refused whole, though the rows before the one refused stay charged): texts never asked
+        # about against every column; the others against the columns they were not compared with, worked out
+        # once for all the texts that were compared with the same columns (they share one set of them).
         fresh: dict[str, None] = {}  # (in order)
-        more: dict[str, list[str]] = {}
         width = 0
+        # id of a set of columns compared -> that set, the columns not in it, their characters, its texts
+        seen: dict[int, tuple[Set[str], list[str], int, list[str]]] = {}
+        later: set[str] = set()
         for x, q in enumerate(rows):
             entry = memo.get(q)
             if entry is None:
@@ -110,16 +116,25 @@ class Likeness:
                     width = sum(map(len, distinct))
                 self._charge(x, len(q) * width + PER_PAIR * len(distinct))
                 fresh[q] = None
-            elif q not in more and not col_set <= entry[0]:
-                new = [c for c in distinct if c not in entry[0]]
-                self._charge(x, len(q) * sum(map(len, new)) + PER_PAIR * len(new))
-                more[q] = new
+            elif q not in later:
+                done = entry[0]
+                group = seen.get(id(done))
+                if group is None:
+                    new = [] if col_set <= done else [c for c in distinct if c not in done]
+                    group = seen[id(done)] = (done, new, sum(map(len, new)), [])
+                if group[1]:
+                    self._charge(x, len(q) * group[2] + PER_PAIR * len(group[1]))
+                    group[3].append(q)
+                    later.add(q)
         for q, hits in zip(fresh, self._compare_block(list(fresh), distinct), strict=True):
             memo[q] = (col_set, hits)  # one shared set per question, not one per row
-        for q, new in more.items():
-            done, hits = memo[q]
-            hits.update(self._compare(q, new))
-            memo[q] = (done | col_set, hits)
+        for done, new, _, texts in seen.values():
+            if texts:
+                grown = done | col_set  # shared again by the texts that share it now
+                for q, more in zip(texts, self._compare_block(texts, new), strict=True):
+                    hits = memo[q][1]
+                    hits.update(more)
+                    memo[q] = (grown, hits)
         out: list[list[tuple[int, float]]] = []
         for q in rows:
             hits = memo[q][1]
@@ -133,7 +148,7 @@ class Likeness:
 
     def _compare_block(self, qs: list[str], choices: list[str]) -> list[dict[str, float]]:
         """:meth:`_compare` of each of ``qs``: a large block at once on every thread there is, else row by row."""
-        if _cdist is None or THREADS < 2 or self.cutoff <= 0 or not qs or not choices:
+        if not _BLOCKS or THREADS < 2 or self.cutoff <= 0 or not qs or not choices:
             return [self._compare(q, choices) for q in qs]
         width = sum(map(len, choices))
         if sum(map(len, qs)) * width < self.block_from:
@@ -146,36 +161,53 @@ class Likeness:
         if flip:
             width = sum(map(len, others))
         out: list[dict[str, float]] = [{} for _ in qs]
-        # In pieces of about BLOCK_CHARS character pairs: Ctrl-C is seen between two (a C call holds it).
+        # In pieces of about BLOCK_CHARS character pairs, each cell counted PER_PAIR besides (a piece's
+        # matrix is then 2 million cells, 16 MB, at most: thousands of one-character hostile rules made one
+        # of 2 GB), between which Ctrl-C is seen (rapidfuzz looks for it too).
         start = size = 0
+        cells = PER_PAIR * len(others)
         for end, x in enumerate(queries, 1):
-            size += len(x) * width
+            size += len(x) * width + cells
             if size >= BLOCK_CHARS or end == len(queries):
-                self._scores(queries, start, end, others, flip, out)
+                if not self._scores(queries, start, end, others, flip, out):
+                    return [self._compare(q, choices) for q in qs]
                 start, size = end, 0
         return out
 
     def _scores(
         self, queries: list[str], start: int, end: int, others: list[str], flip: bool, out: list[dict[str, float]]
-    ) -> None:
+    ) -> bool:
         """The scores of ``queries[start:end]`` against ``others`` into ``out`` (by row: the queries' when not
-        ``flip``, else the others')."""
-        scores = _cdist(
-            queries[start:end], others, scorer=fuzz.ratio, score_cutoff=self.cutoff, dtype=_FLOAT64, workers=THREADS
+        ``flip``, else the others'). False, and nothing read, if the matrix is not the doubles asked for (a
+        rapidfuzz that changed its private cdist: the block path is then left for good)."""
+        global _BLOCKS
+        scores = memoryview(
+            _cdist(
+                queries[start:end],
+                others,
+                scorer=fuzz.ratio,
+                score_cutoff=self.cutoff,
+                dtype=_FLOAT64,
+                workers=THREADS,
+            )
         )
+        if scores.format != "d" or scores.itemsize != 8 or scores.shape != (end - start, len(others)):
+            _BLOCKS = False
+            return False
         # Row-major doubles, 0 below the cut-off. Every score kept is at least the cut-off, above 0, so the high
         # byte of its double (sign and exponent) is not 0: one C-speed search of those bytes finds the few
         # cells to read.
-        cells = memoryview(scores).cast("B")
+        cells = scores.cast("B")
         values = cells.cast("d")
         width = len(others)
-        for m in _NONZERO.finditer(cells[7::8].tobytes()):
+        for m in _NONZERO.finditer(cells[_HIGH_BYTE::8].tobytes()):
             k = m.start()
             a, b = start + k // width, k % width
             if flip:
                 out[b][queries[a]] = values[k]
             else:
                 out[a][others[b]] = values[k]
+        return True
 
     def _compare(self, q: str, choices: list[str]) -> dict[str, float]:
         # One C-speed scan of the choices per text asked about.
@@ -184,3 +216,5 @@ class Likeness:
 
 
 _NONZERO = re.compile(b"[^\\x00]")
+# Where in a double's eight bytes its sign and exponent are.
+_HIGH_BYTE = 7 if sys.byteorder == "little" else 0

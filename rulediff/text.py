@@ -142,11 +142,24 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-@lru_cache(maxsize=1 << 13)
 def word_tuple(text: str) -> tuple[str, ...]:
-    """:func:`words` of ``text``, remembered: an alignment counts the words of one text in its own bag, in the
-    bags of the subtrees above it (regroup) and in word counts, some 5,000 asks for 3,100 texts on
-    2011-02-04 -> 2026-01-16, and tokenising is most of a bag's cost."""
+    """:func:`words` of ``text``, remembered up to WORDS_KEPT_UP_TO characters: an alignment counts the words of
+    one text in its own bag, in the bags of the subtrees above it (regroup) and in word counts, some 5,000 asks
+    for 3,100 texts on 2011-02-04 -> 2026-01-16, and tokenising is most of a bag's cost. A longer text is
+    tokenised each time: its tokens would outweigh it ten times over (a hostile 30 MB text: 560 MiB kept)."""
+    if len(text) > WORDS_KEPT_UP_TO:
+        return tuple(_WORD.findall(text.lower()))
+    return _kept_words(text)
+
+
+# Every rule text of a real pair but one (2,804 characters, the creature types) is under 2,000 characters;
+# the tokens kept are at most some 160 MB however hostile the texts (4,096 texts of 2,000 characters, every
+# word two letters).
+WORDS_KEPT_UP_TO = 2000
+
+
+@lru_cache(maxsize=1 << 12)
+def _kept_words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.lower()))
 
 

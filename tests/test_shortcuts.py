@@ -18,7 +18,7 @@ from rulediff.match import STRUCTURAL_CUTOFF, _Matcher
 from rulediff.model import Document
 from rulediff.sides import UNNUMBERED, Side, title_key
 from rulediff.splits import CONTAINMENT, _Pool
-from rulediff.text import mask_references, normalize
+from rulediff.text import WORDS_KEPT_UP_TO, _kept_words, mask_references, normalize, word_tuple, words
 
 from .conftest import CORPUS, cr_file, needs_cr_corpus
 
@@ -149,6 +149,69 @@ def test_blocks_are_compared_on_threads_here(monkeypatch: pytest.MonkeyPatch) ->
         for q, row in zip(rows, got, strict=True):
             want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
             assert sorted(row) == sorted(want) and row
+
+
+def test_a_block_of_many_short_texts_is_compared_in_bounded_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each cell of a piece counts PER_PAIR besides its characters, so a piece's matrix stays within
+    BLOCK_CHARS / PER_PAIR cells however short the texts (16,000 one-character hostile rules a side made one
+    2 GB matrix when only characters counted)."""
+    monkeypatch.setattr(likeness, "THREADS", 2)
+    monkeypatch.setattr(likeness, "BLOCK_CHARS", 200 * PER_PAIR)
+    shapes: list[tuple[int, int]] = []
+    real = likeness._cdist
+
+    def spy(queries, choices, **kw):  # type: ignore[no-untyped-def]
+        shapes.append((len(queries), len(choices)))
+        return real(queries, choices, **kw)
+
+    monkeypatch.setattr(likeness, "_cdist", spy)
+    rows = [chr(0x4E00 + k) for k in range(60)]
+    cols = [chr(0x4E00 + k) for k in range(30, 90)]
+    got = Likeness(STRUCTURAL_CUTOFF, block_from=1).alike(rows, cols)
+    assert len(shapes) > 1 and all(q * c <= 200 + c for q, c in shapes)
+    assert sum(q for q, _ in shapes) == len(rows)
+    assert [sorted(r) for r in got] == [[(k - 30, 100.0)] if k >= 30 else [] for k in range(60)]
+
+
+def test_texts_compared_with_the_same_columns_share_the_columns_they_grow_to() -> None:
+    """Texts asked again with more columns are compared with the new columns together and then share one
+    set of the columns compared (one set per row made a hostile pair's memory grow by gigabytes)."""
+    like = Likeness(STRUCTURAL_CUTOFF, block_from=1)
+    rows = ["the first rule", "the second rule", "a third rule"]
+    like.alike(rows, ["the first rules"])
+    got = like.alike(rows, ["the first rules", "the second rules", "one more rule"])
+    assert len({id(like._rows[q][0]) for q in rows}) == 1
+    for q, row in zip(rows, got, strict=True):
+        cols = ["the first rules", "the second rules", "one more rule"]
+        want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+        assert set(row) == want
+
+
+def test_a_matrix_not_of_doubles_leaves_the_block_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rapidfuzz whose private cdist hands back something else than the doubles asked for is not read as
+    doubles: the block is compared row by row, with the same answers, and blocks are left for good."""
+    monkeypatch.setattr(likeness, "THREADS", 2)
+    monkeypatch.setattr(likeness, "_BLOCKS", True)
+    real = likeness._cdist
+    monkeypatch.setattr(likeness, "_cdist", lambda q, c, **kw: real(q, c, **{**kw, "dtype": None}))
+    rows = [f"the {w} rule of red cards" for w in ("first", "second", "third")]
+    cols = [f"the {w} rule of blue cards" for w in ("first", "fourth")]
+    got = Likeness(STRUCTURAL_CUTOFF, block_from=1).alike(rows, cols)
+    assert likeness._BLOCKS is False
+    for q, row in zip(rows, got, strict=True):
+        want = {(y, s) for _, s, y in process.extract(q, cols, scorer=fuzz.ratio, score_cutoff=45, limit=None)}
+        assert sorted(row) == sorted(want)
+
+
+def test_long_texts_are_tokenised_but_not_kept() -> None:
+    """word_tuple keeps the tokens of texts up to WORDS_KEPT_UP_TO characters, and only tokenises longer ones
+    (their tokens would outweigh them ten times over); both are words() of the text."""
+    short, long = "Alpha beta's gamma. " * 3, "ab cd " * (WORDS_KEPT_UP_TO // 6 + 1)
+    before = _kept_words.cache_info().currsize
+    assert word_tuple(long) == tuple(words(long)) and len(long) > WORDS_KEPT_UP_TO
+    assert _kept_words.cache_info().currsize == before
+    assert word_tuple(short) == tuple(words(short))
+    assert word_tuple(short) is word_tuple(short)
 
 
 @settings(max_examples=60, deadline=None)
