@@ -42,7 +42,6 @@ BLOCK_FROM = 5e7
 # ... in pieces of about this many character pairs (some 0.07 s on one thread), between which Ctrl-C is seen.
 BLOCK_CHARS = 4e9
 
-
 # The most threads a block is compared on: a block is milliseconds of work, and a thread costs some tens of
 # microseconds to start (on a machine of many cores, one each would cost more than the block).
 MOST_THREADS = 4
@@ -126,12 +125,12 @@ class Likeness:
                     self._charge(x, len(q) * group[2] + PER_PAIR * len(group[1]))
                     group[3].append(q)
                     later.add(q)
-        for q, hits in zip(fresh, self._compare_block(list(fresh), distinct), strict=True):
+        for q, hits in zip(fresh, self._compare_block(list(fresh), distinct, width), strict=True):
             memo[q] = (col_set, hits)  # one shared set per question, not one per row
-        for done, new, _, texts in seen.values():
+        for done, new, chars, texts in seen.values():
             if texts:
                 grown = done | col_set  # shared again by the texts that share it now
-                for q, more in zip(texts, self._compare_block(texts, new), strict=True):
+                for q, more in zip(texts, self._compare_block(texts, new, chars), strict=True):
                     hits = memo[q][1]
                     hits.update(more)
                     memo[q] = (grown, hits)
@@ -146,20 +145,19 @@ class Likeness:
             raise OverBudgetError(row)
         self.spent += cost
 
-    def _compare_block(self, qs: list[str], choices: list[str]) -> list[dict[str, float]]:
-        """:meth:`_compare` of each of ``qs``: a large block at once on every thread there is, else row by row."""
+    def _compare_block(self, qs: list[str], choices: list[str], chars: int) -> list[dict[str, float]]:
+        """:meth:`_compare` of each of ``qs`` (``chars``: the characters of ``choices``): a large block at once on
+        every thread there is, else row by row."""
         if not _BLOCKS or THREADS < 2 or self.cutoff <= 0 or not qs or not choices:
             return [self._compare(q, choices) for q in qs]
-        width = sum(map(len, choices))
-        if sum(map(len, qs)) * width < self.block_from:
+        chars_qs = sum(map(len, qs))
+        if chars_qs * chars < self.block_from:
             return [self._compare(q, choices) for q in qs]
         # cdist shares its queries out among its threads: the longer list is the queries (a few new texts
         # against a thousand are as much work, and a single row would go to one thread). The score of two
         # texts is the same whichever is the query (test_shortcuts holds it).
         flip = len(qs) < len(choices)
-        queries, others = (choices, qs) if flip else (qs, choices)
-        if flip:
-            width = sum(map(len, others))
+        queries, others, width = (choices, qs, chars_qs) if flip else (qs, choices, chars)
         out: list[dict[str, float]] = [{} for _ in qs]
         # In pieces of about BLOCK_CHARS character pairs, each cell counted PER_PAIR besides (a piece's
         # matrix is then 2 million cells, 16 MB, at most: thousands of one-character hostile rules made one

@@ -62,7 +62,7 @@ class _Pool:
                 held.append((len(bags), w, n, bags))
         if left <= 0:
             return None
-        held.sort(key=_rarest)
+        held.sort()  # rarest first; the words differ, so no two compare past (count, word)
         cands: set[int] = set()
         for _, _, n, bags in held:
             cands.update(bags)
@@ -78,10 +78,6 @@ class _Pool:
             if got >= need and (best is None or got > best[0]):
                 best = (got, k)
         return best[1] if best else None
-
-
-def _rarest(posting: tuple[int, str, int, list[int]]) -> tuple[int, str]:
-    return posting[0], posting[1]
 
 
 def _needed(total: int) -> int:

@@ -147,9 +147,7 @@ def word_tuple(text: str) -> tuple[str, ...]:
     one text in its own bag, in the bags of the subtrees above it (regroup) and in word counts, some 5,000 asks
     for 3,100 texts on 2011-02-04 -> 2026-01-16, and tokenising is most of a bag's cost. A longer text is
     tokenised each time: its tokens would outweigh it ten times over (a hostile 30 MB text: 560 MiB kept)."""
-    if len(text) > WORDS_KEPT_UP_TO:
-        return tuple(_WORD.findall(text.lower()))
-    return _kept_words(text)
+    return tuple(words(text)) if len(text) > WORDS_KEPT_UP_TO else _kept_words(text)
 
 
 # Every rule text of a real pair but one (2,804 characters, the creature types) is under 2,000 characters;
@@ -160,7 +158,7 @@ WORDS_KEPT_UP_TO = 2000
 
 @lru_cache(maxsize=1 << 12)
 def _kept_words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(text.lower()))
+    return tuple(words(text))
 
 
 @lru_cache(maxsize=1 << 12)
