@@ -190,7 +190,8 @@ def diff(
     else:
         from .report import iter_json
 
-        text = iter_json(al)  # written as it is made: a hostile diff's JSON is a hundred megabytes
+        # Written as it is made (a hostile diff's JSON is a hundred megabytes), a long one on two cores.
+        text = iter_json(al, helper=True)
     write_out(output, text, force)
     if output is not None:
         click.echo(f"wrote {output}: {headline(al.summary())}", err=True)

@@ -5,7 +5,7 @@ cannot indent), and it was a fifth of a long jump's ``--format json``."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from json.encoder import encode_basestring  # the C escaper when the _json accelerator is there
 from typing import Any
 
@@ -28,11 +28,14 @@ def dumps(obj: Any) -> str:
     return "".join(out)
 
 
-def chunks(obj: Any) -> Iterator[str]:
+def chunks(obj: Any, written: dict[str, list[str]] | None = None) -> Iterator[str]:
     """:func:`dumps` of ``obj`` in pieces, to be written as they are made: a dict's members one by one, and the
     items of a list member one by one (the changes of a long diff, a hundred megabytes for hostile input).
     Each piece is what :func:`dumps` writes there, cut out of the text it writes for that member alone. A
-    value neither writer can take raises as :func:`dumps` does, after the pieces before it."""
+    value neither writer can take raises as :func:`dumps` does, after the pieces before it. ``written``: list
+    members whose items are written already, as :func:`list_items` writes them, in pieces (their value in
+    ``obj`` is not read); at least two items each."""
+    written = written or {}
     if type(obj) is not dict or not obj or not all(type(k) is str for k in obj):
         yield dumps(obj)
         return
@@ -40,15 +43,24 @@ def chunks(obj: Any) -> Iterator[str]:
     for n, k in enumerate(sorted(obj)):
         v = obj[k]
         comma = "," if n else ""
-        if type(v) is list and len(v) > 1:
-            head = _NEWLINE[1] + encode_basestring(k) + ": ["  # what dumps({k: [x]}) writes before x
-            yield comma + head
-            for m, item in enumerate(v):
-                yield ("," if m else "") + dumps({k: [item]})[1 + len(head) : -len(_NEWLINE[1] + "]\n}")]
+        items = written.get(k)
+        if items is not None or (type(v) is list and len(v) > 1):
+            yield comma + _NEWLINE[1] + encode_basestring(k) + ": ["  # what dumps({k: [x]}) writes before x
+            yield from list_items(k, v) if items is None else items
             yield _NEWLINE[1] + "]"
         else:
             yield comma + dumps({k: v})[1:-2]  # dumps({k: v}) is "{" + the member + "\n}"
     yield "\n}"
+
+
+def list_items(key: str, items: Iterable[Any], first: int = 0) -> Iterator[str]:
+    """The pieces :func:`chunks` writes for the items of the list member ``key`` of two items or more, each
+    with the comma before it; ``first``: the place of the first of ``items`` in the list (a list written in
+    parts)."""
+    head = len(_NEWLINE[1] + encode_basestring(key) + ": [")
+    tail = len(_NEWLINE[1] + "]\n}")
+    for m, item in enumerate(items, first):
+        yield ("," if m else "") + dumps({key: [item]})[1 + head : -tail]
 
 
 def _scalar(o: Any) -> str:

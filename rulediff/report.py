@@ -7,16 +7,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsontext
+from . import forked, jsontext
 from .bulletin import Links
 from .bulletin import to_markdown as bulletin_markdown
-from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Kind, Shown
+from .changes import DIFF_SCHEMA, MUST_READ, Alignment, Change, Kind, Shown
 from .match import number_labels
 from .model import Document
 from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes, version_info
 from .numbering import RuleNumber
 from .templating import environment
-from .textdiff import as_pairs, one_output, word_diff
+from .textdiff import as_pairs, budget_left, one_output, spend, word_diff
 
 # Marks that do not rely on colour: every change carries one of these next to its number.
 MARKS = {
@@ -100,20 +100,23 @@ def to_markdown(al: Alignment, link_base: str | None = None) -> str:
 def to_dict(al: Alignment) -> dict[str, Any]:
     """The ``rulediff.diff/1.1`` document: versions, summary, every change but the unchanged, the number map
     (every old number with a counterpart, unchanged ones included), glossary and inferred numbers."""
+    item = _items(al)
+    changes = [item(ch) for ch in al.changes if ch.kind != Kind.UNCHANGED]
+    return _document(al, changes, _glossary(al))
 
+
+def _items(al: Alignment) -> Callable[[Change], dict[str, Any]]:
+    """The JSON item of a change of ``al`` (not an unchanged one), word diffs made in :func:`_diffed`'s order."""
     # A number printed twice is written as the number map writes it ("702.175#2"): unambiguous.
     labels = {id(al.old): number_labels(al.old), id(al.new): number_labels(al.new)}
 
     def numbers(doc: Document, idx: tuple[int, ...]) -> list[str]:
         return [labels[id(doc)][i] or doc.rules[i].key for i in idx]
 
-    changes = []
-    for ch in al.changes:
-        if ch.kind == Kind.UNCHANGED:
-            continue
+    def item(ch: Change) -> dict[str, Any]:
         ra = al.old.rules[ch.old[0]] if ch.old else None
         rb = al.new.rules[ch.new[0]] if ch.new else None
-        item: dict[str, Any] = {
+        out: dict[str, Any] = {
             "kind": ch.kind.value,
             "nature": ch.nature.value if ch.nature else None,
             "old": numbers(al.old, ch.old),
@@ -124,25 +127,43 @@ def to_dict(al: Alignment) -> dict[str, Any]:
             "similarity": ch.similarity,
             "uncertain": ch.uncertain,
         }
-        if ch.kind != Kind.NOT_COVERED:
-            old_text = "\n".join(al.old.rules[i].text for i in ch.old)
-            new_text = "\n".join(al.new.rules[j].text for j in ch.new)
-            item["old_text"] = old_text if ch.old else None
-            item["new_text"] = new_text if ch.new else None
-            item["diff"] = as_pairs(word_diff(old_text, new_text, al.number_map))
-            item["examples"] = [
+        diffed = _diffed(al, ch)
+        if diffed:
+            (old_text, new_text), *shown = diffed
+            out["old_text"] = old_text if ch.old else None
+            out["new_text"] = new_text if ch.new else None
+            out["diff"] = as_pairs(word_diff(old_text, new_text, al.number_map))
+            out["examples"] = [
                 {
                     "kind": e.kind,
                     "nature": e.nature.value if e.nature else None,
                     "old": e.old,
                     "new": e.new,
-                    "diff": as_pairs(word_diff(e.old or "", e.new or "", al.number_map)),
+                    "diff": as_pairs(word_diff(texts[0], texts[1], al.number_map)),
                 }
-                for e in ch.examples
-                if e.kind != "unchanged"
+                for e, texts in zip(_shown_examples(ch), shown, strict=True)
             ]
-        changes.append(item)
-    glossary = [
+        return out
+
+    return item
+
+
+def _shown_examples(ch: Change) -> list[Any]:
+    return [e for e in ch.examples if e.kind != "unchanged"]
+
+
+def _diffed(al: Alignment, ch: Change) -> list[tuple[str, str]]:
+    """The texts a change's JSON item word-diffs, in order: its own texts, then its shown examples' (none for
+    a change outside what both releases cover)."""
+    if ch.kind == Kind.NOT_COVERED:
+        return []
+    old_text = "\n".join(al.old.rules[i].text for i in ch.old)
+    new_text = "\n".join(al.new.rules[j].text for j in ch.new)
+    return [(old_text, new_text), *((e.old or "", e.new or "") for e in _shown_examples(ch))]
+
+
+def _glossary(al: Alignment) -> list[dict[str, Any]]:
+    return [
         {
             "kind": g.kind.value,
             "nature": g.nature.value if g.nature else None,
@@ -154,6 +175,9 @@ def to_dict(al: Alignment) -> dict[str, Any]:
         for g in al.glossary
         if g.kind != Kind.UNCHANGED
     ]
+
+
+def _document(al: Alignment, changes: list[Any], glossary: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "schema": DIFF_SCHEMA,
         "old": version_info(al.old),
@@ -177,12 +201,15 @@ def to_json(al: Alignment) -> str:
     return jsontext.dumps(to_dict(al)) + "\n"
 
 
-def iter_json(al: Alignment) -> Iterator[str]:
+def iter_json(al: Alignment, *, helper: bool = False) -> Iterator[str]:
     """:func:`to_json` in pieces of about a megabyte, to be written as they are made: the text is not held
-    whole, nor encoded whole, beside the document it writes (three times a hostile diff's hundred megabytes)."""
+    whole, nor encoded whole, beside the document it writes (three times a hostile diff's hundred megabytes).
+    ``helper``: a long one's later changes are written meanwhile in a copy of this process (forked.py), the
+    same text in less time on two cores; for the command line, a process with no other thread at work."""
+    pieces = _helped_json(al) if helper else None
     block: list[str] = []
     size = 0
-    for piece in jsontext.chunks(to_dict(al)):
+    for piece in jsontext.chunks(to_dict(al)) if pieces is None else pieces:
         block.append(piece)
         size += len(piece)
         if size >= _BLOCK:
@@ -190,6 +217,74 @@ def iter_json(al: Alignment) -> Iterator[str]:
             block, size = [], 0
     block.append("\n")
     yield "".join(block)
+
+
+# What writing a change's JSON item costs, in characters of its texts (_work): each text is written, a text
+# diffed against another is tokenised and diffed besides, and an item has a cost of its own. Calibrated on the
+# 2011-02-04 -> 2026-01-16 jump (2,155 changes, 0.33 s on one core).
+_PER_ITEM = 300
+_PER_DIFFED = 2
+_PER_NUMBER = 20  # a number of the number map, sorted and written
+# From how much work (some 50 ms of it) a helper process writes the later changes: under it, making the copy
+# and reading back its text cost more than they save.
+HELPER_FROM = 1_500_000
+
+
+def _work(texts: list[tuple[str, str]]) -> int:
+    n = _PER_ITEM
+    for a, b in texts:
+        n += len(a) + len(b)
+        if a and b and a != b:
+            n += _PER_DIFFED * (len(a) + len(b))
+    return n
+
+
+def _helped_json(al: Alignment) -> Iterator[str] | None:
+    """:func:`to_json`'s pieces, the later changes written by a helper process while this one writes the earlier
+    ones, the glossary and the rest: as much work each (by _work). The word diffs' budget (one_output) is
+    worked out for where the helper's changes begin, so each diff is made as it would be in one process. None
+    when the output is too small to be worth it, or no helper can be made; its text is made here if the helper
+    fails."""
+    todo = [ch for ch in al.changes if ch.kind != Kind.UNCHANGED]
+    diffed = [_diffed(al, ch) for ch in todo]
+    work = [_work(d) for d in diffed]
+    glossed = [
+        (g.old.text if g.old else "", g.new.text if g.new else "") for g in al.glossary if g.kind != Kind.UNCHANGED
+    ]
+    rest = _work(glossed) + _PER_ITEM * len(glossed) + _PER_NUMBER * len(al.number_map)
+    if forked.CORES < 2 or len(todo) < 2 or sum(work) + rest < HELPER_FROM:
+        return None
+    # Here the first k changes and the rest, the helper the others: k where here reaches half the work.
+    k, mine, half = 0, rest, (sum(work) + rest) / 2
+    while k < len(todo) - 1 and mine + work[k] <= half:
+        mine += work[k]
+        k += 1
+    with one_output():
+        for a, b in (t for d in diffed[:k] for t in d):
+            spend(a, b)
+        left = budget_left()
+    assert left is not None
+    item = _items(al)
+
+    def theirs() -> str:
+        with one_output(left):
+            return "".join(jsontext.list_items("changes", map(item, todo[k:]), k))
+
+    helper = forked.start(theirs)
+    if helper is None:
+        return None
+    try:
+        with one_output():
+            written = list(jsontext.list_items("changes", map(item, todo[:k])))
+            for a, b in (t for d in diffed[k:] for t in d):
+                spend(a, b)
+            doc = _document(al, [], _glossary(al))
+        text = helper.text()
+    except BaseException:
+        helper.stop()
+        raise
+    written.append(theirs() if text is None else text)
+    return jsontext.chunks(doc, {"changes": written})
 
 
 _BLOCK = 1 << 20

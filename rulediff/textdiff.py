@@ -224,27 +224,50 @@ _left: ContextVar[list[float] | None] = ContextVar("word_diff_budget", default=N
 
 
 @contextmanager
-def one_output() -> Iterator[None]:
+def one_output(left: float | None = None) -> Iterator[None]:
     """The word diffs made meanwhile are parts of one output and share OUTPUT_LIMIT: past it, a text is shown
     replaced whole (coarser, never wrong). What each costs is charged whether or not it was remembered from
     before, and an output inside another has a budget of its own, so an output never depends on what was made
     before it. For a function's body (it decorates ``to_dict`` and ``build_notes``), not across a generator's
-    pauses. Word diffs made outside any output are bounded text by text only."""
-    token = _left.set([OUTPUT_LIMIT])
+    pauses. Word diffs made outside any output are bounded text by text only. ``left``: the budget of the rest
+    of an output begun elsewhere (what :func:`budget_left` said there: a helper process writing its second
+    half, report.iter_json)."""
+    token = _left.set([OUTPUT_LIMIT if left is None else left])
     try:
         yield
     finally:
         _left.reset(token)
 
 
-def _charged(old: str, new: str) -> list[Piece]:
-    """:func:`_raw_diff` within what is left of the output's budget; replaced whole past it."""
+def budget_left() -> float | None:
+    """What is left of the budget of the output under way (None outside every output)."""
+    left = _left.get()
+    return None if left is None else left[0]
+
+
+def spend(old: str, new: str) -> None:
+    """Charge the output under way what ``word_diff(old, new)`` would, without diffing: an output whose diffs are
+    made in two processes works out where the second begins (report.iter_json)."""
+    if old != new:
+        _within(old, new)
+
+
+def _within(old: str, new: str) -> bool:
+    """Charge the diff of ``old`` -> ``new`` to the output under way; False (and nothing charged) past its
+    budget."""
     left = _left.get()
     if left is not None:
         cost = min(len(old) * len(new), WORD_LIMIT)
         if cost > left[0]:
-            return _whole(old, new)
+            return False
         left[0] -= cost
+    return True
+
+
+def _charged(old: str, new: str) -> list[Piece]:
+    """:func:`_raw_diff` within what is left of the output's budget; replaced whole past it."""
+    if not _within(old, new):
+        return _whole(old, new)
     return list(_raw_diff(old, new))
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rulediff.jsontext import chunks, dumps
+from rulediff.jsontext import chunks, dumps, list_items
 
 
 def _library(obj: Any) -> str:
@@ -132,3 +132,19 @@ def test_word_diff_pieces_at_any_depth(diff: list[Any], depth: int) -> None:
     except RecursionError:
         return
     assert dumps(obj) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=8), values, max_size=4),
+    st.text(max_size=8),
+    st.lists(values, min_size=2, max_size=6),
+    st.integers(min_value=0, max_value=6),
+)
+def test_a_list_written_in_two_parts_is_the_same_text(rest: dict[str, Any], key: str, items: list[Any], k: int) -> None:
+    """A list member's items written apart, the first k and then the others joined in one piece (as a helper
+    process sends them, report.iter_json), make the same text as dumps."""
+    obj = {**rest, key: items}
+    k = min(k, len(items))
+    parts = [*list_items(key, items[:k]), "".join(list_items(key, items[k:], k))]
+    assert "".join(chunks({**obj, key: []}, {key: parts})) == dumps(obj)
