@@ -9,7 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rulediff import text as text_module
@@ -106,6 +106,20 @@ def test_the_source_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == [str(fixture)]
 
 
+def test_an_official_release_is_read_without_its_lf_copy() -> None:
+    """A release with CR or CR LF line breaks (most of them) is sniffed and read from its decoded text and its
+    lines: the LF text, a copy of the whole release, is never made."""
+    from rulediff.parsers import official
+
+    fixture = Path(__file__).parent / "fixtures" / "report" / "old.txt"
+    data = fixture.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    src = Source(data, "old.txt")
+    assert official.sniff(src) >= 0.95
+    doc = official.parse(src)
+    assert src._text is None
+    assert doc.rules == parse_bytes(data.replace(b"\r\n", b"\n"), "old.txt").rules
+
+
 def test_undecodable_bytes_raise_the_same_error_each_time_asked() -> None:
     src = Source(b"\x89PNG\r\n\x1a\n" + bytes(50), "x.png")
     assert src.text_or_none is None
@@ -134,6 +148,27 @@ def test_a_sniffers_head_lines_are_the_split_head(text: str, size: int) -> None:
     src = Source(text.encode(), "x.txt")
     if src.text_or_none is not None:  # (an empty text is refused)
         assert src.head_lines(size) == src.text[:size].split("\n")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["100.1", "100.1. ", " 100.1 x", "Glossary", "--- Glossary  ", "Glossary x", " ", "\u2028"]),
+        max_size=8,
+    ),
+    st.lists(st.sampled_from(["\n", "\r", "\r\n", "\r\r\n", "\n\n", "\r\r"]), min_size=8, max_size=8),
+)
+def test_the_sniffers_line_search_on_the_decoded_text_is_the_search_of_its_lines(
+    pieces: list[str], breaks: list[str]
+) -> None:
+    """official.sniff looks for its lines in the text as decoded (CR, LF, CR LF or CR CR LF between lines),
+    not in its LF form, a copy it no longer makes: the answer is a multiline search of the LF form's."""
+    from rulediff.parsers import official
+
+    text = "".join(p + b for p, b in zip(pieces, breaks, strict=False))
+    lf = lf_text(text)
+    for word, line_re in (("100.1", official._FIRST_RULE_LINE), ("Glossary", official._GLOSSARY_LINE)):
+        assert official._line_matching(text, word, line_re) == bool(line_re.search(lf))
 
 
 def test_every_space_but_the_space_is_unprintable() -> None:

@@ -239,16 +239,19 @@ class Source:
         return self._decoded
 
     @property
+    def decoded_or_none(self) -> str | None:
+        """:attr:`decoded`, or None when the bytes are not text."""
+        try:
+            return self.decoded
+        except ParseError:
+            return None
+
+    @property
     def text(self) -> str:
         """The decoded text with LF line breaks (see :func:`lf_text`)."""
         if self._text is None:
             decoded = self.decoded
-            if "\r" in decoded:
-                # The lines are made on the way to the LF text: splitting it again would be a waste.
-                self._lines = split_lines(decoded)
-                self._text = "\n".join(self._lines)
-            else:
-                self._text = decoded
+            self._text = "\n".join(self.lines) if "\r" in decoded else decoded
         return self._text
 
     @property
@@ -261,9 +264,11 @@ class Source:
 
     @property
     def lines(self) -> list[str]:
-        """The lines of :attr:`text`. Shared: a parser that rewrites lines copies the list first."""
+        """The lines of :attr:`text`, split from the decoded text (the official parser, which is most inputs,
+        never asks for the LF text: a copy of the release, a tenth of its parse with the memory it takes).
+        Shared: a parser that rewrites lines copies the list first."""
         if self._lines is None:
-            self._lines = self.text.split("\n")
+            self._lines = split_lines(self.decoded)
         return self._lines
 
     def head_lines(self, size: int) -> list[str]:

@@ -24,10 +24,11 @@ _BACK_MATTER_LONGEST = max(map(len, _BACK_MATTER))
 
 
 def sniff(src: Source) -> float:
-    text = src.text_or_none
+    # The text as decoded, its line breaks as they are (its LF form would be another copy of the release).
+    text = src.decoded_or_none
     if text is None:
         return 0.0
-    head = text[:6000]
+    head = "\n".join(src.head_lines(6000))  # the LF text's first 6,000 characters
     score = 0.0
     if "Comprehensive Rules" in head or "COMPREHENSIVE RULES" in head:
         score += 0.3
@@ -47,15 +48,20 @@ _GLOSSARY_LINE = re.compile(r"^-{0,3}\s*Glossary\s*$", re.M)
 
 
 def _line_matching(text: str, word: str, line_re: re.Pattern[str]) -> bool:
-    """``line_re.search(text)`` for a pattern that is a line made of ``word`` and blanks, but tried
-    only at the lines where ``word`` occurs: str.find skips to them, where a multiline search would
-    try every position of the whole release."""
+    """Does ``line_re``, a pattern of a line made of ``word`` and blanks, match a line of ``text`` (broken at
+    CR, LF or both, as split_lines breaks it)? Tried only at the lines where ``word`` occurs: str.find skips to
+    them, where a multiline search would try every position of the whole release."""
     i = text.find(word)
     while i != -1:
-        if line_re.match(text, text.rfind("\n", 0, i) + 1):
+        start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+        end = _BREAK.search(text, i)
+        if line_re.match(text[start : end.start() if end else len(text)]):
             return True
         i = text.find(word, i + 1)
     return False
+
+
+_BREAK = re.compile(r"[\r\n]")
 
 
 def _effective_date(lines: list[str]) -> date | None:
@@ -218,12 +224,12 @@ def _entry_text(body: list[str], wrapped: bool) -> str:
 
 
 def parse(src: Source) -> Document:
-    return parse_lines(src, src.lines, NAME, src.text)
+    return parse_lines(src, src.lines, NAME, src.decoded)
 
 
 def parse_lines(src: Source, lines: list[str], fmt: str, text: str | None = None) -> Document:
     """The whole official layout from its lines; shared with the DOCX reader, whose paragraphs are lines.
-    ``text`` is the lines joined with LF, when the source has it at hand."""
+    ``text`` holds the lines and their line breaks, when the source has it at hand (quirks.apply)."""
     source = src.name
     lines, fixed = quirks.apply(lines, source, text)
     layout = locate(lines, source)

@@ -253,8 +253,8 @@ def rule_505_5_printed_as_505_54(line: str) -> str:
 
 def apply(lines: list[str], source: str, text: str | None = None) -> tuple[list[str], list[ParseWarning]]:
     """Run every line fix whose marker line occurs in ``lines``; each fix it makes is reported as a
-    warning on its line. ``lines`` is not modified (a fixed copy is returned). ``text`` is the lines
-    joined with LF, when the caller has it (then they are not joined again here)."""
+    warning on its line. ``lines`` is not modified (a fixed copy is returned). ``text`` is the lines with
+    their line breaks (any: a marker holds none), when the caller has it (then they are not joined here)."""
     markers = {q.marker: q for q in LINE_FIXES}
     warnings: list[ParseWarning] = []
     joined = "\n".join(lines) if text is None else text
