@@ -28,12 +28,12 @@ def dumps(obj: Any) -> str:
     return "".join(out)
 
 
-def chunks(obj: Any, written: dict[str, list[str]] | None = None) -> Iterator[str]:
+def chunks(obj: Any, written: dict[str, Iterable[str]] | None = None) -> Iterator[str]:
     """:func:`dumps` of ``obj`` in pieces, to be written as they are made: a dict's members one by one, and the
     items of a list member one by one (the changes of a long diff, a hundred megabytes for hostile input).
     Each piece is what :func:`dumps` writes there, cut out of the text it writes for that member alone. A
     value neither writer can take raises as :func:`dumps` does, after the pieces before it. ``written``: list
-    members whose items are written already, as :func:`list_items` writes them, in pieces (their value in
+    members whose items are written elsewhere, as :func:`list_items` writes them, in pieces (their value in
     ``obj`` is not read); at least two items each."""
     written = written or {}
     if type(obj) is not dict or not obj or not all(type(k) is str for k in obj):

@@ -228,6 +228,10 @@ _PER_NUMBER = 20  # a number of the number map, sorted and written
 # From how much work (some 50 ms of it) a helper process writes the later changes: under it, making the copy
 # and reading back its text cost more than they save.
 HELPER_FROM = 1_500_000
+# ... and up to how much (about a byte of JSON each): what the helper sends is held here until it has all come
+# (to be checked whole), so a longer output (hostile input: 112 MB of JSON) is written by this process alone,
+# as it is made. The most of any real pair found, 2009-05-01 -> 2026-08-07, is 4.0 million (4.1 MB of JSON).
+HELPER_UP_TO = 40_000_000
 
 
 def _work(texts: list[tuple[str, str]]) -> int:
@@ -241,10 +245,10 @@ def _work(texts: list[tuple[str, str]]) -> int:
 
 def _helped_json(al: Alignment) -> Iterator[str] | None:
     """:func:`to_json`'s pieces, the later changes written by a helper process while this one writes the earlier
-    ones, the glossary and the rest: as much work each (by _work). The word diffs' budget (one_output) is
-    worked out for where the helper's changes begin, so each diff is made as it would be in one process. None
-    when the output is too small to be worth it, or no helper can be made; its text is made here if the helper
-    fails."""
+    ones as they are made, as much work each (by _work). The word diffs' budget (one_output) is worked out up
+    front for where the helper's changes begin and where the glossary does, so each diff is made as it would
+    be in one process. None when the output is too small (or too long) to be worth it; the helper's changes are
+    made here if it cannot be made or fails."""
     todo = [ch for ch in al.changes if ch.kind != Kind.UNCHANGED]
     diffed = [_diffed(al, ch) for ch in todo]
     work = [_work(d) for d in diffed]
@@ -252,39 +256,60 @@ def _helped_json(al: Alignment) -> Iterator[str] | None:
         (g.old.text if g.old else "", g.new.text if g.new else "") for g in al.glossary if g.kind != Kind.UNCHANGED
     ]
     rest = _work(glossed) + _PER_ITEM * len(glossed) + _PER_NUMBER * len(al.number_map)
-    if forked.CORES < 2 or len(todo) < 2 or sum(work) + rest < HELPER_FROM:
+    total = sum(work) + rest
+    if forked.CORES < 2 or len(todo) < 2 or not HELPER_FROM <= total <= HELPER_UP_TO:
         return None
     # Here the first k changes and the rest, the helper the others: k where here reaches half the work.
-    k, mine, half = 0, rest, (sum(work) + rest) / 2
-    while k < len(todo) - 1 and mine + work[k] <= half:
+    k, mine = 0, rest
+    while k < len(todo) - 1 and mine + work[k] <= total / 2:
         mine += work[k]
         k += 1
-    with one_output():
+    with one_output():  # the budget as the changes would spend it: where the helper's begin, and the glossary
         for a, b in (t for d in diffed[:k] for t in d):
             spend(a, b)
-        left = budget_left()
-    assert left is not None
-    item = _items(al)
+        at_k = budget_left()
+        for a, b in (t for d in diffed[k:] for t in d):
+            spend(a, b)
+        after = budget_left()
+    doc = _document(al, [], [])  # its glossary made while the helper works (_helped_changes)
+    return jsontext.chunks(doc, {"changes": _helped_changes(al, doc, todo, k, at_k, after)})
 
-    def theirs() -> str:
+
+def _written(
+    item: Callable[[Change], dict[str, Any]], todo: list[Change], start: int, end: int, left: float | None
+) -> Iterator[str]:
+    """The JSON pieces of the changes ``todo[start:end]``, each made within the budget left by those before it
+    (``left``: None for a whole budget), between its pieces no budget set (it is a generator)."""
+    for m in range(start, end):
         with one_output(left):
-            return "".join(jsontext.list_items("changes", map(item, todo[k:]), k))
+            (piece,) = jsontext.list_items("changes", [item(todo[m])], m)
+            left = budget_left()
+        yield piece
 
-    helper = forked.start(theirs)
-    if helper is None:
-        return None
+
+def _helped_changes(
+    al: Alignment,
+    doc: dict[str, Any],
+    todo: list[Change],
+    k: int,
+    at_k: float | None,
+    after: float | None,
+) -> Iterator[str]:
+    """The changes' pieces: the helper is made as they begin to be written (never, if they are not), the first
+    k made here meanwhile and then ``doc``'s glossary (written after the changes, with the budget they leave:
+    ``after``), then the helper's text, or the rest made here when there is no helper or it failed."""
+    item = _items(al)
+    helper = None
     try:
-        with one_output():
-            written = list(jsontext.list_items("changes", map(item, todo[:k])))
-            for a, b in (t for d in diffed[k:] for t in d):
-                spend(a, b)
-            doc = _document(al, [], _glossary(al))
-        text = helper.text()
-    except BaseException:
-        helper.stop()
-        raise
-    written.append(theirs() if text is None else text)
-    return jsontext.chunks(doc, {"changes": written})
+        helper = forked.start(lambda: _written(item, todo, k, len(todo), at_k))
+        yield from _written(item, todo, 0, k, None)
+        with one_output(after):
+            doc["glossary"] = _glossary(al)
+        theirs = None if helper is None else helper.text()
+        yield from _written(item, todo, k, len(todo), at_k) if theirs is None else theirs
+    finally:
+        if helper is not None:
+            helper.stop()  # (when left early: Ctrl-C, an error writing; else it has ended already)
 
 
 _BLOCK = 1 << 20

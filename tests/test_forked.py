@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +48,10 @@ def _gone(pid: int) -> bool:
 def test_a_helper_sends_its_text_whole() -> None:
     long = "\u00e9t\u00e9 \U0001f600 " * 300_000  # megabytes: more than a pipe holds
     for text in ["", "plain", long]:
-        helper = forked.start(lambda text=text: text)  # type: ignore[misc]
+        helper = forked.start(lambda text=text: [text[:7], text[7:]])  # type: ignore[misc]
         assert helper is not None
-        assert helper.text() == text
+        got = helper.text()
+        assert got is not None and "".join(got) == text
         assert helper.text() is None  # asked again: nothing more
 
 
@@ -59,9 +61,10 @@ def test_a_helper_sends_its_text_whole() -> None:
         lambda: 1 / 0,  # fails
         lambda: os._exit(0),  # leaves without a word, "successfully"
         lambda: os.kill(os.getpid(), signal.SIGKILL),  # killed
-        lambda: 7,  # makes something that is not text
+        lambda: [7],  # makes something that is not text
+        lambda: iter(["half", 1 / 0]),  # fails half way
     ],
-    ids=["raises", "exits-0-silent", "killed", "not-text"],
+    ids=["raises", "exits-0-silent", "killed", "not-text", "half-way"],
 )
 def test_a_helper_that_fails_gives_none(make: Any, capfd: pytest.CaptureFixture[str]) -> None:
     helper = forked.start(make)
@@ -85,15 +88,15 @@ def test_no_helper_when_fork_fails(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd (Linux)")
 def test_a_helper_holds_none_of_its_parents_files(tmp_path: Path) -> None:
     with open(tmp_path / "held", "w") as held:
-        helper = forked.start(lambda: " ".join(os.listdir("/proc/self/fd")))
+        helper = forked.start(lambda: [" ".join(os.listdir("/proc/self/fd"))])
         assert helper is not None
-        fds = {int(x) for x in (helper.text() or "").split()}
+        fds = {int(x) for x in "".join(helper.text() or []).split()}
         assert held.fileno() not in fds
     assert len(fds) <= 5, f"standard input, output and error, the pipe and the listing's own: {fds}"
 
 
 def test_stop_ends_a_helper_at_once() -> None:
-    helper = forked.start(lambda: time.sleep(60) or "late")  # type: ignore[func-returns-value]
+    helper = forked.start(lambda: time.sleep(60) or ["late"])  # type: ignore[func-returns-value]
     assert helper is not None
     pid = helper.pid
     t = time.monotonic()
@@ -109,7 +112,7 @@ def test_a_helper_leaves_when_its_parent_is_killed(tmp_path: Path) -> None:
     script = (
         "import os, sys, time\n"
         "from rulediff import forked\n"
-        "h = forked.start(lambda: time.sleep(60) or 'late')\n"
+        "h = forked.start(lambda: time.sleep(60) or ['late'])\n"
         "print(h.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
@@ -130,6 +133,48 @@ def test_a_helper_leaves_when_its_parent_is_killed(tmp_path: Path) -> None:
         pytest.fail("the helper outlived its parent")
 
 
+def test_a_helper_keeps_ignored_signals_ignored() -> None:
+    def dispositions() -> list[str]:
+        return [str(signal.getsignal(signal.SIGINT)), str(signal.getsignal(signal.SIGTERM))]
+
+    helper = forked.start(dispositions)
+    assert helper is not None
+    assert "".join(helper.text() or []) == str(signal.SIG_DFL) * 2
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a background job's Ctrl-C)
+    try:
+        helper = forked.start(dispositions)
+        assert helper is not None
+        assert "".join(helper.text() or []) == str(signal.SIG_IGN) + str(signal.SIG_DFL)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_no_helper_when_children_are_reaped_by_the_system() -> None:
+    """SIGCHLD ignored (a parent may leave it so across exec): no exit status could be read, and a process id
+    could be another's by the time it is ended."""
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        assert forked.start(lambda: ["x"]) is None
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd (Linux)")
+def test_a_helper_of_a_process_started_without_standard_streams(tmp_path: Path) -> None:
+    """Standard input and output closed (``<&- >&-``): a file opened then takes their numbers, and the pipe may
+    too. The copy still sends its text, and holds that file under none of them (they are /dev/null)."""
+    script = (
+        "import os, sys\n"
+        "from rulediff import forked\n"
+        "os.close(0); os.close(1)\n"
+        f"held = open({str(tmp_path / 'held')!r}, 'w')\n"
+        "h = forked.start(lambda: [' '.join(os.readlink(f'/proc/self/fd/{fd}') for fd in (0, 1, 2))])\n"
+        "sys.stderr.write(''.join(h.text() or ['nothing']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stderr == " ".join([os.devnull] * 3)
+
+
 # -- the JSON written with a helper ---------------------------------------------------------------------
 
 
@@ -141,10 +186,10 @@ def helped(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     sent: list[str | None] = []
     text = forked.Helper.text
 
-    def recorded(self: forked.Helper) -> str | None:
+    def recorded(self: forked.Helper) -> Iterator[str] | None:
         got = text(self)
-        sent.append(got)
-        return got
+        sent.append(None if got is None else "".join(got))
+        return None if got is None else iter([sent[-1]])  # type: ignore[list-item]
 
     monkeypatch.setattr(forked.Helper, "text", recorded)
     return sent
@@ -197,6 +242,33 @@ def test_the_budget_runs_out_where_it_would_in_one_process(
     diffs = [c["diff"] for c in json.loads(want)["changes"]]
     whole = sum(1 for d in diffs if len(d) == 1 and d[0][0] == 2)  # muted whole: a text past the budget
     assert whole == max(0, 40 - runs_out_at)
+    textdiff._raw_diff.cache_clear()
+    assert "".join(iter_json(al, helper=True)) == want
+    assert helped and helped[0]
+
+
+@pytest.mark.parametrize("glossary_diffs", [0, 2, 5])
+def test_the_glossarys_budget_is_what_every_change_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helped: list[str | None], glossary_diffs: int
+) -> None:
+    """The glossary is written after the changes and diffed with the budget all of them leave, the helper's
+    included: here it runs out after ``glossary_diffs`` of five changed entries."""
+    old, new = _hostile_pair(rules=20, words=100)
+    entries = "".join(f"Term {k}\nThe player's card can't be it's {k} card.\n\n" for k in range(5))
+    old = old.replace("Glossary\n\n", "Glossary\n\n" + entries)
+    new = new.replace("Glossary\n\n", "Glossary\n\n" + entries.replace("'", "\u2019"))
+    (tmp_path / "a.txt").write_text(old, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(new, encoding="utf-8")
+    al = align(parse(str(tmp_path / "a.txt")), parse(str(tmp_path / "b.txt")))
+    changes = [t for ch in al.changes if ch.kind != "unchanged" for t in report._diffed(al, ch) if t[0] != t[1]]
+    terms = [(g.old.text, g.new.text) for g in al.glossary if g.kind != "unchanged" and g.old and g.new]
+    assert len(changes) == 20 and len(terms) == 5
+    charge = [len(a) * len(b) for a, b in changes + terms]
+    monkeypatch.setattr(textdiff, "OUTPUT_LIMIT", sum(charge[: 20 + glossary_diffs]) + charge[-1] // 2)
+    textdiff._raw_diff.cache_clear()
+    want = to_json(al)
+    diffs = [g["diff"] for g in json.loads(want)["glossary"]]
+    assert sum(1 for d in diffs if len(d) == 1) == 5 - glossary_diffs  # past the budget: muted whole
     textdiff._raw_diff.cache_clear()
     assert "".join(iter_json(al, helper=True)) == want
     assert helped and helped[0]
@@ -276,11 +348,70 @@ def test_the_long_jump_is_written_on_two_cores_as_on_one(monkeypatch: pytest.Mon
     sent: list[str | None] = []
     text = forked.Helper.text
 
-    def recorded(self: forked.Helper) -> str | None:
-        sent.append(text(self))
-        return sent[-1]
+    def recorded(self: forked.Helper) -> Iterator[str] | None:
+        got = text(self)
+        sent.append(None if got is None else "".join(got))
+        return None if got is None else iter([sent[-1]])  # type: ignore[list-item]
 
     monkeypatch.setattr(forked.Helper, "text", recorded)
     al = align(parse(str(CR_TXT / "cr-20110204.txt")), parse(str(CR_TXT / "cr-20260116.txt")))
     assert "".join(iter_json(al, helper=True)) == to_json(al)
     assert len(sent) == 1 and sent[0] and len(sent[0]) > 1_000_000
+
+
+def test_an_output_too_long_to_hold_is_written_alone(monkeypatch: pytest.MonkeyPatch, helped: list[str | None]) -> None:
+    """What the helper sends is held until it has all come: an output past HELPER_UP_TO (hostile input) is
+    made and written by this process alone, as it goes."""
+    monkeypatch.setattr(report, "HELPER_UP_TO", 1000)
+    al = _pair()
+    assert "".join(iter_json(al, helper=True)) == to_json(al)
+    assert helped == []
+
+
+def test_ctrl_c_in_the_helpers_first_instant_is_the_helpers_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helped: list[str | None], capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C landing in the copy as it begins (before it has its own dispositions) is held until it has them,
+    and ends it as the default does: it never runs this process's handlers there (before, a KeyboardInterrupt
+    went up this process's stack in the copy: its clean-up removed the temp file being written, and it said
+    "Aborted!" twice). This process, not interrupted, makes the copy's changes itself."""
+    fork = os.fork
+    raised = tmp_path / "raised"
+
+    def interrupted_at_once() -> int:
+        pid = fork()
+        if pid == 0:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # (a handler that can run runs by now)
+            except KeyboardInterrupt:
+                raised.write_text("the copy took Ctrl-C as this process would")
+                os._exit(3)
+        return pid
+
+    monkeypatch.setattr(os, "fork", interrupted_at_once)
+    al = _pair()
+    assert "".join(iter_json(al, helper=True)) == to_json(al)
+    assert helped == [None]
+    assert not raised.exists()
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_ctrl_c_as_the_helper_is_made_ends_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C landing in this process while the copy is made is taken once it is made: the copy goes too."""
+    fork = os.fork
+    made: list[int] = []
+
+    def interrupted_meanwhile() -> int:
+        pid = fork()
+        if pid:
+            made.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)  # held: taken when start lets it through
+        return pid
+
+    monkeypatch.setattr(os, "fork", interrupted_meanwhile)
+    with pytest.raises(KeyboardInterrupt):
+        forked.start(lambda: (time.sleep(60), ["late"])[1])
+    monkeypatch.undo()
+    assert made and _gone(made[0])
