@@ -518,9 +518,9 @@ _pair = slot_filler(Pair, "old new score reason uncertain same")
 _second = itemgetter(1)
 
 
-def _turned_pair(i: int, j: int, score: float, reason: str, uncertain: bool, same: bool) -> Pair:
-    """The pair (i, j) of a matcher that ran new -> old, as its caller reads it."""
-    return _pair(j, i, score, reason, uncertain, same)
+# The pair (i, j) of a matcher that ran new -> old, as its caller reads it: the same constructor, its first two
+# arguments the other way round.
+_turned_pair = slot_filler(Pair, "new old score reason uncertain same")
 
 
 def _has_other_source(

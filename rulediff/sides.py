@@ -86,15 +86,13 @@ class Side:
         # Leaves share one empty tuple; a node's own list is made at its first child.
         children: list[Sequence[int]] = [_LEAF] * n
         labels: list[str | None] = [None] * n
-        raw: list[RawKey] = [""] * n
+        # The raw content: the text, or with examples the text and theirs (levels are compared apart).
+        raw: list[RawKey] = [(r.text, tuple([e.text for e in r.examples])) if r.examples else r.text for r in rules]
         dparent: list[str] = [""] * n
         pos: dict[str, int] = {}
-        printed: dict[str, int] = {}
+        printed: dict[str, int] = {}  # numbers printed more than once: how often so far
         for i, r in enumerate(rules):
             num = r.number
-            ex = r.examples
-            # The raw content: the text, or with examples the text and theirs (levels are compared apart).
-            raw[i] = (r.text, tuple([e.text for e in ex])) if ex else r.text
             if num is None:
                 continue  # an unnumbered node (a keyword summary) compares at the rule level
             s = num.spelled or str(num)
@@ -121,14 +119,11 @@ class Side:
                 if p < 0:
                     p = pos.get(s[:1], -1)
             level[i] = lv
-            seen = printed.get(s)
-            if seen is None:
-                printed[s] = 1
+            if pos.setdefault(s, i) == i:
                 labels[i] = s
-                pos[s] = i
             else:
-                printed[s] = seen + 1
-                labels[i] = f"{s}#{seen + 1}"
+                seen = printed[s] = printed.get(s, 1) + 1
+                labels[i] = f"{s}#{seen}"
             if p >= 0:
                 parent[i] = p
                 kids = children[p]
