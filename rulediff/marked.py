@@ -77,56 +77,66 @@ def _flags(pieces: list[Piece]) -> tuple[tuple[str, list[bool], set[int]], tuple
     return ("".join(old), fo, to), ("".join(new), fn, tn)
 
 
-@dataclass(slots=True)
-class _Word:
-    text: str
-    space: bool
-    changed: bool
-    near: bool
-    ref: str | None = None
+# A token of one side as _words reads it: (text, is space, changed, near a change, the rule number it names).
+_Word = tuple[str, bool, bool, bool, "str | None"]
+
+
+def _number_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each rule number the references in ``text`` name, in order (references never
+    overlap, and come sorted; a number holds no space, so it lies inside one token)."""
+    out: list[tuple[int, int, str]] = []
+    for ref in find_references(text):
+        for m in _NUMBER.finditer(ref.text):
+            out.append((ref.start + m.start(), ref.start + m.end(), m.group()))
+    return out
 
 
 def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[_Word]:
     """Tokens of one side; a word is changed when any of its characters is (whole words, never cut)."""
-    refs: list[tuple[int, int, str]] = []
-    if link:
-        for ref in find_references(text):
-            for m in _NUMBER.finditer(ref.text):
-                refs.append((ref.start + m.start(), ref.start + m.end(), m.group()))
+    refs = _number_spans(text) if link else []
     # Looked up by position, not scanned per word (a long rule has hundreds of words): changed characters
     # counted up to each position, the places the other side changed at and the references in order.
     changed_before = [0, *accumulate(flags)]
     places = sorted(touched)
-    starts = [r[0] for r in refs]  # in order: references never overlap, and come sorted
+    starts = [r[0] for r in refs]
     out: list[_Word] = []
+    add = out.append
     for m in _TOKEN.finditer(text):
-        a, b = m.start(), m.end()
-        if m.group().isspace():
-            out.append(_Word(m.group(), True, False, False))
+        a, b = m.span()
+        t = m.group()
+        if t[0].isspace():  # (a token is all spaces or none)
+            add((t, True, False, False, None))
             continue
         changed = changed_before[b] > changed_before[a]
-        k = bisect_left(places, a)
-        near = changed or (k < len(places) and places[k] <= b)
-        cuts = [r for r in refs[bisect_left(starts, a) : bisect_right(starts, b)] if r[1] <= b]
+        if places:
+            k = bisect_left(places, a)
+            near = changed or (k < len(places) and places[k] <= b)
+        else:
+            near = changed
+        if not refs or (x := bisect_left(starts, a)) == len(starts) or starts[x] > b:
+            add((t, False, changed, near, None))
+            continue
         at = a
-        for s, e, n in cuts:
+        for s, e, n in refs[x : bisect_right(starts, b)]:
+            if e > b:
+                continue
             if s > at:
-                out.append(_Word(text[at:s], False, changed, near))
-            out.append(_Word(text[s:e], False, changed, near, n))
+                add((text[at:s], False, changed, near, None))
+            add((text[s:e], False, changed, near, n))
             at = e
         if at < b:
-            out.append(_Word(text[at:b], False, changed, near))
+            add((text[at:b], False, changed, near, None))
     return out
 
 
 def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
     """Merge words into runs; a changed run spans the spaces between its words. With ``excerpt``,
     keep only the words near a change (a window of whole words) and put a gap where others were."""
-    keep = [True] * len(words)
+    keep: list[bool] | None = None
     elided = False
     if excerpt:
-        word_at = [k for k, w in enumerate(words) if not w.space]
-        hot = [n for n, k in enumerate(word_at) if words[k].near]
+        word_at = [k for k, w in enumerate(words) if not w[1]]
+        hot = [n for n, k in enumerate(word_at) if words[k][3]]
         if hot:
             wanted: set[int] = set()
             for n in hot:
@@ -136,34 +146,39 @@ def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
                 kept_words = {word_at[n] for n in wanted}
                 keep = [False] * len(words)
                 for k in range(len(words)):
-                    if k in kept_words or words[k].space and k - 1 in kept_words and k + 1 in kept_words:
+                    if k in kept_words or words[k][1] and k - 1 in kept_words and k + 1 in kept_words:
                         keep[k] = True
+    # Runs made whole: the texts of the run under way (one that may take the next piece: neither a reference
+    # nor a gap) gathered and joined once it ends, not a run made again for every word it takes.
     runs: list[Run] = []
-
-    def put(text: str, changed: bool, ref: str | None = None, gap: bool = False) -> None:
-        last = runs[-1] if runs else None
-        if (
-            last is not None
-            and not gap
-            and not last.gap
-            and ref is None
-            and last.ref is None
-            and last.changed == changed
-        ):
-            runs[-1] = Run(last.text + text, changed)
-        else:
-            runs.append(Run(text, changed, ref, gap))
-
-    for k, w in enumerate(words):
-        if not keep[k]:
-            if not runs or not runs[-1].gap:
-                put(" \u2026 " if runs else "\u2026 ", False, gap=True)
+    parts: list[str] = []
+    marked = False  # whether the run under way is changed
+    last = len(words) - 1
+    for k, (text, space, changed, _, ref) in enumerate(words):
+        if keep is not None and not keep[k]:
+            if parts or not runs or not runs[-1].gap:
+                if parts:
+                    runs.append(Run("".join(parts), marked))
+                    parts = []
+                runs.append(Run(" \u2026 " if runs else "\u2026 ", False, None, True))
             continue
-        if w.space:
-            between = 0 < k < len(words) - 1 and words[k - 1].changed and words[k + 1].changed
-            put(w.text, between)
+        if space:
+            changed = 0 < k < last and words[k - 1][2] and words[k + 1][2]
+        elif ref is not None:
+            if parts:
+                runs.append(Run("".join(parts), marked))
+                parts = []
+            runs.append(Run(text, changed, ref))
+            continue
+        if parts and marked == changed:
+            parts.append(text)
         else:
-            put(w.text, w.changed, w.ref)
+            if parts:
+                runs.append(Run("".join(parts), marked))
+            parts = [text]
+            marked = changed
+    if parts:
+        runs.append(Run("".join(parts), marked))
     if runs and runs[-1].gap:
         runs[-1] = Run(" \u2026", gap=True)
     return runs, elided
@@ -180,7 +195,17 @@ def marked(old: str, new: str, number_map: dict[str, str | list[str]], link: boo
 
 
 def plain(label: str, text: str, link: bool = False) -> Passage:
-    runs, _ = _runs(_words(text, [False] * len(text), set(), link), False)
+    """``text`` with nothing marked: one run, cut where (with ``link``) a reference names a rule number. The
+    runs _runs makes of its words, without making a word each (a new rule, most of a long jump's notes)."""
+    runs: list[Run] = []
+    at = 0
+    for s, e, n in _number_spans(text) if link else ():
+        if s > at:
+            runs.append(Run(text[at:s]))
+        runs.append(Run(text[s:e], False, n))
+        at = e
+    if at < len(text):
+        runs.append(Run(text[at:]))
     return Passage(label, runs)
 
 
