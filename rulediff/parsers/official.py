@@ -43,21 +43,27 @@ def sniff(src: Source) -> float:
 
 # Compiled here, not at the first sniff: a process's first parse would pay for compiling them.
 _DATED_TITLE_LINE = re.compile(r"^COMPREHENSIVE RULES\s+\d\d/\d\d/\d\d", re.M)
-_FIRST_RULE_LINE = re.compile(r"^\s*100\.1\.? ", re.M)
-_GLOSSARY_LINE = re.compile(r"^-{0,3}\s*Glossary\s*$", re.M)
+# Lines made of a word and blanks, matched from a line's start to its end (_line_matching).
+_FIRST_RULE_LINE = re.compile(r"\s*100\.1\.? ")
+_GLOSSARY_LINE = re.compile(r"-{0,3}\s*Glossary\s*$")
 
 
 def _line_matching(text: str, word: str, line_re: re.Pattern[str]) -> bool:
-    """Does ``line_re``, a pattern of a line made of ``word`` and blanks, match a line of ``text`` (broken at
-    CR, LF or both, as split_lines breaks it)? Tried only at the lines where ``word`` occurs: str.find skips to
-    them, where a multiline search would try every position of the whole release."""
+    """Does ``line_re``, a pattern of a line made of ``word`` and blanks (matched from the line's start, to its
+    end), match a line of ``text`` (broken at CR, LF or both, as split_lines breaks it)? Tried only at the lines
+    where ``word`` occurs, each line once, no text searched twice (a megabyte-long line holding the word at
+    every few characters took seconds a sniff when each occurrence looked back to the text's start and
+    copied its line): str.find skips to them, where a multiline search would try every position."""
+    lo = 0  # where the text not yet looked at begins (a line start, or the LF of a CR LF before one)
     i = text.find(word)
     while i != -1:
-        start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+        start = max(text.rfind("\n", lo, i), text.rfind("\r", lo, i), lo - 1) + 1
         end = _BREAK.search(text, i)
-        if line_re.match(text[start : end.start() if end else len(text)]):
+        stop = end.start() if end else len(text)
+        if line_re.match(text, start, stop):
             return True
-        i = text.find(word, i + 1)
+        lo = stop + 1
+        i = text.find(word, stop)
     return False
 
 
