@@ -170,10 +170,16 @@ def _glossary(al: Alignment) -> list[dict[str, Any]]:
             "term": g.new.term if g.new else g.old.term if g.old else None,
             "old_term": g.old.term if g.old else None,
             "reason": g.reason,
-            "diff": as_pairs(word_diff(g.old.text if g.old else "", g.new.text if g.new else "", al.number_map)),
+            "diff": as_pairs(word_diff(*texts, al.number_map)),
         }
-        for g in al.glossary
-        if g.kind != Kind.UNCHANGED
+        for g, texts in _glossary_diffed(al)
+    ]
+
+
+def _glossary_diffed(al: Alignment) -> list[tuple[Any, tuple[str, str]]]:
+    """The glossary changes the JSON writes and the texts each word-diffs."""
+    return [
+        (g, (g.old.text if g.old else "", g.new.text if g.new else "")) for g in al.glossary if g.kind != Kind.UNCHANGED
     ]
 
 
@@ -252,10 +258,7 @@ def _helped_json(al: Alignment) -> Iterator[str] | None:
     todo = [ch for ch in al.changes if ch.kind != Kind.UNCHANGED]
     diffed = [_diffed(al, ch) for ch in todo]
     work = [_work(d) for d in diffed]
-    glossed = [
-        (g.old.text if g.old else "", g.new.text if g.new else "") for g in al.glossary if g.kind != Kind.UNCHANGED
-    ]
-    rest = _work(glossed) + _PER_ITEM * len(glossed) + _PER_NUMBER * len(al.number_map)
+    rest = sum(_work([texts]) for _, texts in _glossary_diffed(al)) + _PER_NUMBER * len(al.number_map)
     total = sum(work) + rest
     if forked.CORES < 2 or len(todo) < 2 or not HELPER_FROM <= total <= HELPER_UP_TO:
         return None

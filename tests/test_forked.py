@@ -178,10 +178,8 @@ def test_a_helper_of_a_process_started_without_standard_streams(tmp_path: Path) 
 # -- the JSON written with a helper ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def helped(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
-    """Any output is worth a helper (on any machine), and what each helper sent is recorded."""
-    monkeypatch.setattr(report, "HELPER_FROM", 0)
+def _recording(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Two cores, whatever the machine has, and what each helper sent recorded (None: it sent nothing)."""
     monkeypatch.setattr(forked, "CORES", 2)
     sent: list[str | None] = []
     text = forked.Helper.text
@@ -193,6 +191,13 @@ def helped(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
 
     monkeypatch.setattr(forked.Helper, "text", recorded)
     return sent
+
+
+@pytest.fixture
+def helped(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Any output is worth a helper (on any machine), and what each helper sent is recorded."""
+    monkeypatch.setattr(report, "HELPER_FROM", 0)
+    return _recording(monkeypatch)
 
 
 def _pair() -> Alignment:
@@ -344,16 +349,7 @@ def test_the_command_line_writes_the_same_json(tmp_path: Path, helped: list[str 
 @needs_cr_corpus
 def test_the_long_jump_is_written_on_two_cores_as_on_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """The 2011-02-04 -> 2026-01-16 jump is over HELPER_FROM as it stands: the text is the same to the byte."""
-    monkeypatch.setattr(forked, "CORES", 2)
-    sent: list[str | None] = []
-    text = forked.Helper.text
-
-    def recorded(self: forked.Helper) -> Iterator[str] | None:
-        got = text(self)
-        sent.append(None if got is None else "".join(got))
-        return None if got is None else iter([sent[-1]])  # type: ignore[list-item]
-
-    monkeypatch.setattr(forked.Helper, "text", recorded)
+    sent = _recording(monkeypatch)
     al = align(parse(str(CR_TXT / "cr-20110204.txt")), parse(str(CR_TXT / "cr-20260116.txt")))
     assert "".join(iter_json(al, helper=True)) == to_json(al)
     assert len(sent) == 1 and sent[0] and len(sent[0]) > 1_000_000

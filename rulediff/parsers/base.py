@@ -257,10 +257,7 @@ class Source:
     @property
     def text_or_none(self) -> str | None:
         """:attr:`text`, or None when the bytes are not text (what sniffers ask)."""
-        try:
-            return self.text
-        except ParseError:
-            return None
+        return None if self.decoded_or_none is None else self.text
 
     @property
     def lines(self) -> list[str]:
