@@ -117,9 +117,7 @@ def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[
             add((t, False, changed, near, None))
             continue
         at = a
-        for s, e, n in refs[x : bisect_right(starts, b)]:
-            if e > b:
-                continue
+        for s, e, n in refs[x : bisect_right(starts, b)]:  # (each ends inside the token: it holds no space)
             if s > at:
                 add((text[at:s], False, changed, near, None))
             add((text[s:e], False, changed, near, n))
