@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable, Iterator
 _WATCH_EVERY = 0.2  # seconds
 _HEADER = 8  # bytes: the length of the text in bytes, big-endian, before it
 _READ = 1 << 20
-_HELD = {signal.SIGINT, signal.SIGTERM}
+# Held (blocked) while a copy of this process is made: Ctrl-C and SIGTERM (workers.py holds them as it starts one).
+HELD = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 def _cores() -> int:
@@ -38,8 +39,21 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-# The cores this process may run on: with one, a helper only adds the cost of making it.
-CORES = _cores()
+# The cores this process may run on: with one, a helper only adds the cost of making it (and the matcher's
+# text comparison takes a thread on each, likeness.py).
+CORES = max(1, _cores())
+
+
+def watch_parent(parent: int) -> None:
+    """In a copy of this process or a worker: a thread that leaves the process as soon as ``parent`` is no
+    longer its parent (it died, ``kill -9``, and the process was handed to another)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rulediff-parent-watch", daemon=True).start()
 
 
 class Helper:
@@ -107,12 +121,12 @@ def start(make: Callable[[], Iterable[str]]) -> Helper | None:
     if not hasattr(os, "fork") or signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:  # pragma: no cover
         return None
     parent = os.getpid()
-    ignored = {s for s in _HELD if signal.getsignal(s) == signal.SIG_IGN}
+    ignored = {s for s in HELD if signal.getsignal(s) == signal.SIG_IGN}
     try:
         r, w = os.pipe()
     except OSError:
         return None
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     try:
         pid = os.fork()
     except OSError:
@@ -142,7 +156,7 @@ def _in_copy(
 ) -> None:  # pragma: no cover - in the copy
     code = 1
     try:
-        for s in _HELD:
+        for s in HELD:
             signal.signal(s, signal.SIG_IGN if s in ignored else signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         os.close(r)
@@ -156,7 +170,7 @@ def _in_copy(
                 os.dup2(null, fd)
         if null > 2:
             os.close(null)
-        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+        watch_parent(parent)
         parts = [piece.encode("utf-8") for piece in make()]
         _write_all(w, sum(map(len, parts)).to_bytes(_HEADER, "big"))
         for part in parts:
@@ -179,12 +193,6 @@ def _most_files() -> int:  # pragma: no cover - in the copy
         return max(int(os.sysconf("SC_OPEN_MAX")), 1 << 16)
     except (ValueError, OSError):
         return 1 << 16
-
-
-def _watch(parent: int) -> None:  # pragma: no cover - in the copy
-    while os.getppid() == parent:
-        time.sleep(_WATCH_EVERY)
-    os._exit(1)
 
 
 def _write_all(fd: int, data: bytes) -> None:  # pragma: no cover - in the copy

@@ -3,12 +3,13 @@ for the length of one alignment (its passes and a rename's second matching ask a
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Set
 
 from rapidfuzz import fuzz, process
+
+from .forked import CORES
 
 try:
     # rapidfuzz's C++ cdist, which the public process.cdist calls and then only hands to numpy (not one of
@@ -47,15 +48,7 @@ BLOCK_CHARS = 4e9
 MOST_THREADS = 4
 
 
-def _threads() -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MOST_THREADS))
-
-
-THREADS = _threads()
+THREADS = min(CORES, MOST_THREADS)
 
 
 class OverBudgetError(Exception):

@@ -11,13 +11,12 @@ import multiprocessing
 import os
 import signal
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-_WATCH_EVERY = 0.2  # seconds
 # Held (blocked) while the pool starts a worker, and in the worker until its initializer: Ctrl-C and SIGTERM.
-_HELD = {signal.SIGINT, signal.SIGTERM}
+from .forked import HELD as _HELD
+from .forked import watch_parent
 
 
 def pool(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
@@ -83,13 +82,7 @@ def _exit_with(parent: int) -> None:
     a worker was writing is mended as any interrupted write is (a site's journal, an archive's log)."""
     signal.signal(signal.SIGINT, _leave)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # (one sent while it started: taken now)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_WATCH_EVERY)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="rulediff-parent-watch", daemon=True).start()
+    watch_parent(parent)
 
 
 def _leave(signum: int, frame: object) -> None:
