@@ -152,31 +152,31 @@ def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
     parts: list[str] = []
     marked = False  # whether the run under way is changed
     last = len(words) - 1
+
+    def close() -> None:
+        """End the run under way, if any."""
+        if parts:
+            runs.append(Run("".join(parts), marked))
+            parts.clear()
+
     for k, (text, space, changed, _, ref) in enumerate(words):
         if keep is not None and not keep[k]:
             if parts or not runs or not runs[-1].gap:
-                if parts:
-                    runs.append(Run("".join(parts), marked))
-                    parts = []
+                close()
                 runs.append(Run(" \u2026 " if runs else "\u2026 ", False, None, True))
             continue
         if space:
             changed = 0 < k < last and words[k - 1][2] and words[k + 1][2]
         elif ref is not None:
-            if parts:
-                runs.append(Run("".join(parts), marked))
-                parts = []
+            close()
             runs.append(Run(text, changed, ref))
             continue
-        if parts and marked == changed:
-            parts.append(text)
-        else:
-            if parts:
-                runs.append(Run("".join(parts), marked))
-            parts = [text]
+        if parts and marked != changed:
+            close()
+        if not parts:
             marked = changed
-    if parts:
-        runs.append(Run("".join(parts), marked))
+        parts.append(text)
+    close()
     if runs and runs[-1].gap:
         runs[-1] = Run(" \u2026", gap=True)
     return runs, elided
