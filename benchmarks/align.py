@@ -16,7 +16,7 @@ from common import PEER_PRELUDE, best_of, corpus_files, release, run_peer, table
 
 from benchmarks.mutate import mutate
 from rulediff import align, parse
-from rulediff.changes import is_substantive
+from rulediff.matcher.records import is_substantive
 
 MUTATION_RELEASES = ("2009-10-01", "2011-02-04", "2014-05-01", "2018-10-05", "2022-02-18", "2026-01-16")
 LONG_JUMPS = (("2011-02-04", "2026-01-16"), ("2009-09-04", "2026-08-07"), ("1999-04-23", "2026-08-07"))

@@ -12,8 +12,8 @@ from pathlib import Path
 from common import corpus_files, table
 
 from rulediff.archive import Archive
-from rulediff.manifest import entries
-from rulediff.site import build_site
+from rulediff.archive.manifest import entries
+from rulediff.site.build import build_site
 
 
 def _peak_mib() -> tuple[float, float]:

@@ -19,8 +19,8 @@ from pathlib import Path
 from common import ROOT, corpus_files, release, table
 
 from rulediff.archive import Archive
+from rulediff.archive.manifest import entries
 from rulediff.identify import official_releases
-from rulediff.manifest import entries
 
 DUMPS = [
     *sorted((ROOT / "corpus").glob("0*.txt")),

@@ -42,7 +42,7 @@ OURS = r"""
 import json, sys, time
 from rulediff import align, parse
 # What parse() and align() import on first use (the parsers, the matcher): imports excluded, as the peer's are.
-import rulediff.changes, rulediff.parsers
+import rulediff.matcher.classify, rulediff.parsers
 from rulediff.parsers import read_input
 from rulediff.parsers.base import Source
 op, args = sys.argv[1], sys.argv[2:]

@@ -7,23 +7,26 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .archive import Archive
-    from .changes import Alignment, Change, Kind, Nature, align
+    from .coverage import Coverage
     from .errors import ArchiveError, FormatError, ParseError, RulediffError
-    from .model import Coverage, Document, Example, GlossaryEntry, Rule, VersionInfo
+    from .matcher.classify import align
+    from .matcher.records import Alignment, Change, Kind
+    from .model import Document, Example, GlossaryEntry, Rule, VersionInfo
     from .numbering import RuleNumber, find_references
     from .parsers import FORMATS, detect, parse_bytes, parse_file
+    from .words.records import Nature
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # The public names and the module each lives in, imported on first use (PEP 562): a command pays only
 # for what it runs (`rulediff diff` never loads the archive's SQLite layer, the site or Jinja).
 _HOME = {
     "Archive": "archive",
-    "Alignment": "changes",
-    "Change": "changes",
-    "Kind": "changes",
-    "Nature": "changes",
-    "align": "changes",
+    "Alignment": "matcher.records",
+    "Change": "matcher.records",
+    "Kind": "matcher.records",
+    "Nature": "words.nature",
+    "align": "matcher.classify",
     "ArchiveError": "errors",
     "FormatError": "errors",
     "ParseError": "errors",
@@ -58,7 +61,7 @@ def __dir__() -> list[str]:
 
 def diff(old: str | Document, new: str | Document) -> Alignment:
     """Align two versions given as files (any supported format) or parsed Documents."""
-    from .changes import align
+    from .matcher.classify import align
     from .model import Document
 
     a = old if isinstance(old, Document) else parse(old)
@@ -68,7 +71,7 @@ def diff(old: str | Document, new: str | Document) -> Alignment:
 
 def parse(path: str, format: str | None = None, *, lint: bool = False) -> Document:
     """Parse a Comprehensive Rules file of any supported format into a Document (``lint`` adds
-    rulediff.lint's findings to its warnings)."""
+    rulediff.parsers.lint's findings to its warnings)."""
     from .parsers import parse_file
 
     return parse_file(path, format, lint=lint)

@@ -10,8 +10,9 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
+from .coverage import Coverage
 from .numbering import Level, Reference, RuleNumber, find_references
-from .slots import slot_filler
+from .support.constructors import slot_filler
 from .text import normalize
 
 DOCUMENT_SCHEMA = "rulediff.document/1"
@@ -223,56 +224,6 @@ class ParseWarning:
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "message": self.message, "code": self.code, "severity": str(self.severity)}
-
-
-@dataclass(frozen=True, slots=True)
-class Coverage:
-    """Which part of the Comprehensive Rules a source contains.
-
-    A number is covered when the whole document is (``complete``), or its section, or its
-    three-digit heading, is listed, or it falls in the string-order ``interval`` (dataset slices are
-    sorted as strings, so 701.42b..702.10 holds 702.1 and 702.10 but not 702.2). Unnumbered sources
-    cover only the ``titles`` they name.
-    """
-
-    complete: bool = False
-    sections: tuple[int, ...] = ()
-    headings: tuple[int, ...] = ()
-    interval: tuple[str, str] | None = None
-    titles: tuple[str, ...] = ()
-    glossary: bool = False
-    description: str = ""
-
-    def covers(self, number: RuleNumber) -> bool:
-        if self.complete:
-            return True
-        if number.section in self.sections:
-            return True
-        if number.heading is not None and number.heading in self.headings:
-            return True
-        if self.interval is not None:
-            lo, hi = self.interval
-            s = str(number)
-            if number.level < Level.RULE and s not in (lo, hi):
-                # A heading sorts right before its first rule ("702" < "702.1"): a slice that holds
-                # 702.1 but not 702 came from rows without headings, so it says nothing about 702.
-                return False
-            return lo <= s <= hi
-        return False
-
-    def covers_title(self, title: str) -> bool:
-        return self.complete or title.casefold() in {t.casefold() for t in self.titles}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "complete": self.complete,
-            "sections": list(self.sections),
-            "headings": list(self.headings),
-            "interval": list(self.interval) if self.interval else None,
-            "titles": list(self.titles),
-            "glossary": self.glossary,
-            "description": self.description,
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache, total_ordering
 
-from .slots import slot_filler
+from .support.constructors import slot_filler
 
 # Subrule letters skip "l" and "o" (they read as 1 and 0); after "z" come "aa", "ab", ...
 LETTERS = "abcdefghijkmnpqrstuvwxyz"

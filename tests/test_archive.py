@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from rulediff.archive import AddResult, Archive
+from rulediff.archive.manifest import entries
 from rulediff.errors import ArchiveError
-from rulediff.history import history, show
-from rulediff.manifest import entries
+from rulediff.history.rule import history, show
 
 from .conftest import CORPUS, FIXTURES, cr_file, needs_cr_corpus
 
@@ -297,7 +297,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_an_incremental_rebuild_is_byte_identical_to_a_fresh_build(tmp_path: Path, seed: int) -> None:
     import random
 
-    from rulediff.site import build_site
+    from rulediff.site.build import build_site
 
     files = list(_SMALL)
     random.Random(seed).shuffle(files)  # releases arrive out of order, and one is removed again
@@ -319,8 +319,9 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
     archive: a second site, every page written again, renders and diffs nothing; without the rendered
     steps it renders them from the stored edits, diffing nothing; another engine's edits and steps are
     not used. Every site comes out byte-identical."""
-    from rulediff import site_parts, timeline
-    from rulediff.site import build_site
+    from rulediff.site import step_cache as site_parts
+    from rulediff.site.build import build_site
+    from rulediff.words import edits
 
     with Archive.open(tmp_path / "a.sqlite") as arc:
         for f in _SMALL:
@@ -329,8 +330,8 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
         assert arc.db.execute("SELECT count(*) FROM edits").fetchone()[0] > 0
         assert arc.db.execute("SELECT count(*) FROM site_parts").fetchone()[0] > 0
         calls: list[str] = []
-        real = timeline.whole_diff
-        monkeypatch.setattr(timeline, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
+        real = edits.whole_diff
+        monkeypatch.setattr(edits, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
         rendered: list[object] = []  # steps rendered (not read back)
         real_body = site_parts._body
         monkeypatch.setattr(site_parts, "_body", lambda out, s: rendered.append(s) or real_body(out, s))
@@ -344,7 +345,7 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
         arc.db.execute("UPDATE edits SET engine = 'other'")
         build_site(arc, tmp_path / "fourth")
         assert calls, "another engine's edits are worked out again"
-        assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM edits")} == {timeline.edit_engine()}
+        assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM edits")} == {edits.edit_engine()}
         assert {e for (e,) in arc.db.execute("SELECT DISTINCT engine FROM site_parts")} == {site_parts.part_engine()}
     trees = [_tree(tmp_path / n) for n in ("first", "second", "third", "fourth")]
     assert all(t == trees[0] for t in trees)
@@ -409,7 +410,7 @@ def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) 
 
 def test_rows_a_worker_prepared_after_a_file_not_stored_here_are_added_from_the_file(tmp_path: Path) -> None:
     from rulediff.archive.ingest import Preparer
-    from rulediff.manifest import Entry
+    from rulediff.archive.manifest import Entry
     from rulediff.parsers import parse_bytes
 
     first = _SMALL[0].read_bytes()
@@ -492,7 +493,7 @@ def test_kept_steps_whose_links_moved_are_rendered_again(tmp_path: Path) -> None
     # T moves up into it, so T's page moves. X's steps read as they did (their runs are the same), so the
     # build may reuse them only after checking that each link still leads where it did: X's "rule 100.14"
     # must now lead to T's new page, not to the page of the rule now numbered 100.14.
-    from rulediff.site import build_site
+    from rulediff.site.build import build_site
 
     filler = [f"Filler rule number {k} says something about tapping {k} lands." for k in range(12)]
     x = "Players follow rule 100.14 whenever they draw a card."

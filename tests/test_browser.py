@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulediff import align, parse
-from rulediff.report import to_html
+from rulediff.render.html import to_html
 
 from .conftest import CORPUS, ROOT
 
@@ -139,8 +139,8 @@ def test_filters_keys_and_toggle_in_a_real_browser(browser: webdriver.Chrome, re
 
 def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp_path: Path) -> None:
     from rulediff.archive import Archive
-    from rulediff.manifest import entries
-    from rulediff.site import build_site
+    from rulediff.archive.manifest import entries
+    from rulediff.site.build import build_site
 
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_many(entries([str(CORPUS)]))
@@ -160,7 +160,7 @@ def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp
 def linked_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site of four real releases cut small (2009-05 .. 2014-02): renumbering, glossary renames."""
     from rulediff.archive import Archive
-    from rulediff.site import build_site
+    from rulediff.site.build import build_site
 
     from .conftest import FIXTURES
 
@@ -232,7 +232,7 @@ def test_following_links_index_diff_history_and_back(browser: webdriver.Chrome, 
 
 def test_a_hand_link_is_visible_on_the_rule_page(browser: webdriver.Chrome, tmp_path: Path) -> None:
     from rulediff.archive import Archive
-    from rulediff.site import build_site
+    from rulediff.site.build import build_site
 
     from .conftest import FIXTURES
 

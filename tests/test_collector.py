@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import rulediff.changes
+import rulediff.matcher.classify
 import rulediff.parsers.official
-from rulediff import align, collector, parse
+from rulediff import align, parse
+from rulediff.support import gc_pause as collector
 
 SEED = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -58,7 +59,7 @@ def test_parse_and_align_build_with_it_off_and_leave_it_as_they_found_it(collect
         monkeypatch.setattr(module, name, wrapper)
 
     spy(rulediff.parsers.official, "document")  # what the official parser builds its Document with
-    spy(rulediff.changes, "_align")
+    spy(rulediff.matcher.classify, "_align")
     old, new = parse(str(seeds[0])), parse(str(seeds[1]))
     assert gc.isenabled()
     align(old, new)

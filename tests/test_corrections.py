@@ -16,12 +16,12 @@ from rulediff import parse
 from rulediff.archive import Archive
 from rulediff.archive import corrections as archive_corrections
 from rulediff.archive.codec import decode_alignment, encode_alignment, pairs_from_blob
-from rulediff.changes import align
 from rulediff.cli import main
-from rulediff.corrections import LINK, UNLINK, Fix, parse_corrections, shipped_corrections
 from rulediff.errors import RulediffError
-from rulediff.lineage import HAND, UNLINKED, corrected
-from rulediff.site import build_site
+from rulediff.matcher.classify import align
+from rulediff.matcher.corrections import LINK, UNLINK, Fix, parse_corrections, shipped_corrections
+from rulediff.matcher.lineage import HAND, UNLINKED, corrected
+from rulediff.site.build import build_site
 
 from .conftest import FIXTURES, cr_file, needs_cr_corpus
 

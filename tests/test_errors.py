@@ -105,7 +105,7 @@ def _fifo_without_writer(tmp: Path) -> list[str]:
 
 
 def _over_the_cap(tmp: Path) -> list[str]:
-    from rulediff.inputs import MAX_BYTES
+    from rulediff.support.bounded_read import MAX_BYTES
 
     with open(tmp / "huge.txt", "wb") as fh:
         fh.truncate(MAX_BYTES + 1)  # sparse: costs no disk
@@ -463,7 +463,7 @@ def test_existing_output_is_kept_without_force_and_replaced_with_it(tmp_path: Pa
 def test_internal_failure_is_exit_1_with_one_line_and_debug_shows_traceback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rulediff.changes as changes
+    import rulediff.matcher.classify as changes
 
     def boom(*_: object) -> None:
         raise RuntimeError("simulated bug")
@@ -1080,7 +1080,7 @@ def test_a_worker_process_that_dies_is_said_on_one_line(
     import shutil
     from concurrent.futures import ProcessPoolExecutor
 
-    from rulediff import site
+    from rulediff.site import build as site
 
     def dying(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")
@@ -1106,8 +1106,8 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
 
     from rulediff.archive import Archive
     from rulediff.errors import ArchiveError
-    from rulediff.site import _render_pages
-    from rulediff.site_history import work_out_apart
+    from rulediff.site.build import _render_pages
+    from rulediff.site.history import work_out_apart
 
     archive = tmp_path / "a.sqlite"
     shutil.copy(small_archive, archive)

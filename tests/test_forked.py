@@ -18,10 +18,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rulediff import align, forked, parse, report, textdiff
-from rulediff.changes import Alignment
+from rulediff import align, parse
 from rulediff.cli import main
-from rulediff.report import iter_json, to_json
+from rulediff.matcher.records import Alignment
+from rulediff.render import html as report
+from rulediff.render.html import iter_json, to_json
+from rulediff.support import fork_helper as forked
+from rulediff.words import diff as textdiff
 
 from .conftest import CR_TXT, FIXTURES, needs_cr_corpus
 from .test_textdiff_limits import _hostile_pair
@@ -111,7 +114,7 @@ def test_a_helper_leaves_when_its_parent_is_killed(tmp_path: Path) -> None:
     """kill -9 of the process that made a helper: the helper, which would have worked for a minute, goes too."""
     script = (
         "import os, sys, time\n"
-        "from rulediff import forked\n"
+        "from rulediff.support import fork_helper as forked\n"
         "h = forked.start(lambda: time.sleep(60) or ['late'])\n"
         "print(h.pid, flush=True)\n"
         "time.sleep(60)\n"
@@ -165,7 +168,7 @@ def test_a_helper_of_a_process_started_without_standard_streams(tmp_path: Path) 
     too. The copy still sends its text, and holds that file under none of them (they are /dev/null)."""
     script = (
         "import os, sys\n"
-        "from rulediff import forked\n"
+        "from rulediff.support import fork_helper as forked\n"
         "os.close(0); os.close(1)\n"
         f"held = open({str(tmp_path / 'held')!r}, 'w')\n"
         "h = forked.start(lambda: [' '.join(os.readlink(f'/proc/self/fd/{fd}') for fd in (0, 1, 2))])\n"

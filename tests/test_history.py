@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulediff.cli import main
-from rulediff.textdiff import Op, Piece
-from rulediff.timeline import edit_nature, marked_lines, stretches, whole_diff
+from rulediff.history.timeline import stretches
+from rulediff.words.diff import Op, Piece
+from rulediff.words.edits import edit_nature, marked_lines, whole_diff
 
 from .conftest import FIXTURES
 

@@ -11,14 +11,15 @@ import pytest
 from click.testing import CliRunner
 
 from rulediff.archive import Archive
+from rulediff.archive.manifest import Entry
 from rulediff.cli import main
+from rulediff.coverage import Coverage
 from rulediff.identify import Identification, identify, scope_ranges, summarize
-from rulediff.manifest import Entry
-from rulediff.model import Coverage, Document, Rule, VersionInfo
+from rulediff.model import Document, Rule, VersionInfo
 from rulediff.numbering import RuleNumber
 from rulediff.parsers import parse_file
-from rulediff.site import build_site
-from rulediff.textdiff import Op, Piece
+from rulediff.site.build import build_site
+from rulediff.words.diff import Op, Piece
 
 from .conftest import CORPUS, cr_file, needs_cr_corpus
 

@@ -37,7 +37,7 @@ def _loaded_after(code: str) -> set[str]:
 )
 def test_start_up_loads_nothing_heavy(code: str) -> None:
     loaded = _loaded_after(code)
-    assert not loaded & {*NOT_FOR_A_TEXT_DIFF, "rapidfuzz", "rulediff.match"}
+    assert not loaded & {*NOT_FOR_A_TEXT_DIFF, "rapidfuzz", "rulediff.matcher.passes"}
 
 
 @pytest.mark.parametrize("fmt", ["json", "notes"])
@@ -52,14 +52,14 @@ def test_a_text_diff_loads_no_archive_template_or_xml(fmt: str) -> None:
         "        assert not e.code, e.code"
     )
     loaded = _loaded_after(code)
-    assert "rulediff.match" in loaded  # it did run the matcher
+    assert "rulediff.matcher.passes" in loaded  # it did run the matcher
     assert not loaded & set(NOT_FOR_A_TEXT_DIFF)
 
 
 def test_every_public_name_resolves_and_is_the_library_object() -> None:
     import rulediff
     from rulediff.archive import Archive
-    from rulediff.changes import align
+    from rulediff.matcher.classify import align
     from rulediff.parsers import FORMATS
 
     for name in rulediff.__all__:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulediff.errors import ParseError
-from rulediff.inputs import read_input
+from rulediff.support.bounded_read import read_input
 
 from .conftest import FIXTURES
 

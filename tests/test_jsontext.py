@@ -1,4 +1,4 @@
-"""rulediff.jsontext writes exactly what json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True) writes."""
+"""rulediff.support.jsontext writes exactly what json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True) does."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rulediff.jsontext import chunks, dumps, list_items
+from rulediff.support.jsontext import chunks, dumps, list_items
 
 
 def _library(obj: Any) -> str:
@@ -97,7 +97,7 @@ def test_subclasses_deep_nesting_and_what_the_library_refuses() -> None:
 
 def test_a_diff_document_is_the_same_text(tmp_path: Any) -> None:
     from rulediff import align, parse
-    from rulediff.report import to_dict
+    from rulediff.render.html import to_dict
 
     from .conftest import CORPUS
 

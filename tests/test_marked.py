@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulediff.marked import CONTEXT_WORDS, Passage, Run, _flags, _runs, _words, list_change, marked, plain
 from rulediff.numbering import find_references
-from rulediff.textdiff import word_diff
+from rulediff.render.passages import CONTEXT_WORDS, Passage, Run, _flags, _runs, _words, list_change, marked, plain
+from rulediff.words.diff import word_diff
 
 WORDS = st.sampled_from("the a creature’s mana (see rule 702.15b). abilities, Siege “Battles.” and/or {2} —".split())
 

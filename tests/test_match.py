@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from rulediff import Kind, Nature, align, parse
-from rulediff.changes import is_substantive
+from rulediff.matcher.records import is_substantive
 from rulediff.numbering import Level
 
 from .conftest import CORPUS, cr_file, cr_txt_files, needs_cr_corpus

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from benchmarks.mutate import mutate, score
 from rulediff import Kind, align, parse
-from rulediff.changes import is_substantive
+from rulediff.matcher.records import is_substantive
 from rulediff.model import Document
 
 from .conftest import CORPUS, cr_file, needs_cr_corpus

@@ -9,10 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulediff import parse
-from rulediff.changes import EDITED_KINDS, Alignment, align
+from rulediff.matcher.classify import align
+from rulediff.matcher.records import EDITED_KINDS, Alignment
 from rulediff.model import Document
-from rulediff.nature import Nature, lossy_equal, nature_of
-from rulediff.textdiff import Op, word_diff
+from rulediff.words.diff import Op, word_diff
+from rulediff.words.nature import lossy_equal, nature_of
+from rulediff.words.records import Nature
 
 from .conftest import cr_txt_files, needs_cr_corpus
 

@@ -8,9 +8,9 @@ import lxml.html
 import pytest
 
 from rulediff import align, parse
-from rulediff.changes import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
-from rulediff.notes import headline
-from rulediff.report import to_html, to_markdown
+from rulediff.matcher.records import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
+from rulediff.render.html import to_html, to_markdown
+from rulediff.render.notes import headline
 
 from .conftest import FIXTURES
 
@@ -57,8 +57,8 @@ def test_link_base_links_numbers_and_references(tmp_path) -> None:  # type: igno
     assert f"### [702.4b]({page}#r702.4b) (in 702.4 Lifelink)" in md
     # "See rule 702.2" in the new glossary entry links too; a rule not changed here goes to its history page.
     assert f"See rule [702.2]({page}#r702.2)." in md
-    from rulediff.bulletin import Links
-    from rulediff.notes import build_notes
+    from rulediff.render.markdown import Links
+    from rulediff.render.notes import build_notes
 
     links = Links("https://x.test/cr/", build_notes(align(parse(str(PAIR / "old.txt")), parse(str(PAIR / "new.txt")))))
     assert links.rule("100.1") == "https://x.test/cr/rules/100.1.html", "the site keeps history at the number"

@@ -14,12 +14,12 @@ import pytest
 
 from rulediff import align, parse
 from rulediff.archive import Archive
-from rulediff.bulletin import notes_dict, to_markdown
-from rulediff.changes import MUST_READ, Alignment, Shown, reader_changes, reader_counts
-from rulediff.manifest import entries
-from rulediff.marked import Passage
-from rulediff.notes import build_notes, headline
-from rulediff.report import to_html
+from rulediff.archive.manifest import entries
+from rulediff.matcher.records import MUST_READ, Alignment, Shown, reader_changes, reader_counts
+from rulediff.render.html import to_html
+from rulediff.render.markdown import notes_dict, to_markdown
+from rulediff.render.notes import build_notes, headline
+from rulediff.render.passages import Passage
 
 from .conftest import cr_txt_files, needs_cr_corpus
 

@@ -1,5 +1,5 @@
 """Outputs land whole or not at all, and a writer killed while writing leaves nothing for good: the next write
-of the same target removes the temp file it left (rulediff.output)."""
+of the same target removes the temp file it left (rulediff.support.safe_write)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from rulediff.cli import main
-from rulediff.output import LEFTOVER_AGE, fresh_file_beside, write_atomic
+from rulediff.support.safe_write import LEFTOVER_AGE, fresh_file_beside, write_atomic
 
 from .conftest import FIXTURES
 
@@ -22,7 +22,7 @@ MD = FIXTURES / "parsers" / "markdown" / "slipped-bold-markers" / "input.txt"
 # Writes a target and is killed (SIGKILL) at the moment its bytes are being made durable.
 _KILLED_WRITER = """
 import os, signal, sys
-from rulediff import output
+from rulediff.support import safe_write as output
 os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)
 output.write_atomic(sys.argv[1], "x" * 100_000)
 """

@@ -43,7 +43,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert html.startswith("<!DOCTYPE html>") and "702.13" in html
     # The installed package resolves its own templates, not the checkout's.
     where = subprocess.run(
-        [str(py), "-c", "from rulediff.templating import template_dir; print(template_dir())"],
+        [str(py), "-c", "from rulediff.render.templating import template_dir; print(template_dir())"],
         cwd=work,
         capture_output=True,
         text=True,

@@ -41,6 +41,6 @@ def test_module_rules(path) -> None:  # type: ignore[no-untyped-def]
     imports = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
         a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
     }
-    if path.name not in ("cli.py", "cli_archive.py", "cli_base.py", "cli_corrections.py", "cli_identify.py"):
-        assert "click" not in imports, "only the CLI modules import click"
+    if path.parent != PACKAGE / "cli":
+        assert "click" not in imports, "only the CLI modules (rulediff/cli/) import click"
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, "split a module by responsibility"

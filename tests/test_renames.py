@@ -13,14 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulediff import parse
-from rulediff.changes import Kind, Nature, Shown, align, shown_as
+from rulediff.matcher.classify import align
+from rulediff.matcher.records import Kind, Shown, shown_as
+from rulediff.matcher.renames import detect, renamed
 from rulediff.model import Document
-from rulediff.nature import nature_of
-from rulediff.notes import build_notes
 from rulediff.parsers import parse_bytes
-from rulediff.renames import Rename, detect, renamed, substitute
-from rulediff.report import to_dict, to_html, to_markdown
-from rulediff.textdiff import Op, word_diff
+from rulediff.render.html import to_dict, to_html, to_markdown
+from rulediff.render.notes import build_notes
+from rulediff.words.diff import Op, word_diff
+from rulediff.words.nature import nature_of
+from rulediff.words.records import Nature, Rename
+from rulediff.words.renames import substitute
 
 from .conftest import FIXTURES, ROOT, cr_txt_files, needs_cr_corpus
 
@@ -328,7 +331,7 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     skipped when matching the old release in the new words links nothing new (2018-04-27's "his or her" ->
     "their", 33 ms of its pair), and still made when it does (903 "EDH" -> "Commander" stays linked, and brings
     "general" -> "commander" with it)."""
-    import rulediff.renames as renames_module
+    import rulediff.matcher.renames as renames_module
 
     calls: list[int] = []
     real = renames_module._detect_pairs

@@ -14,7 +14,7 @@ import lxml.html
 import pytest
 
 from rulediff import align, parse
-from rulediff.report import iter_json, to_dict, to_html, to_json, to_markdown
+from rulediff.render.html import iter_json, to_dict, to_html, to_json, to_markdown
 
 from .conftest import FIXTURES, ROOT
 
@@ -106,11 +106,11 @@ def test_json_schema_and_number_map() -> None:
 def test_the_json_written_as_it_is_made_is_the_json(monkeypatch: pytest.MonkeyPatch) -> None:
     """iter_json's pieces make to_json's text, in blocks of about _BLOCK characters (each a change at most
     past it), so a long diff's JSON is never held whole."""
-    import rulediff.report
+    import rulediff.render.html
 
     al = _pair()
     assert "".join(iter_json(al)) == to_json(al)
-    monkeypatch.setattr(rulediff.report, "_BLOCK", 200)
+    monkeypatch.setattr(rulediff.render.html, "_BLOCK", 200)
     blocks = list(iter_json(al))
     assert "".join(blocks) == to_json(al)
     longest_change = max(len(json.dumps(c, ensure_ascii=False, indent=1)) * 2 for c in to_dict(al)["changes"])
@@ -127,7 +127,7 @@ def test_markdown_reads_like_release_notes() -> None:
 
 
 SCRIPT = (
-    "import sys; from rulediff import align, parse; from rulediff.report import to_html, to_json, to_markdown;"
+    "import sys; from rulediff import align, parse; from rulediff.render.html import to_html, to_json, to_markdown;"
     "al = align(parse(sys.argv[1]), parse(sys.argv[2]));"
     "sys.stdout.write(to_html(al) + to_json(al) + to_markdown(al))"
 )
@@ -149,7 +149,7 @@ def test_output_is_identical_across_runs_and_hash_seeds() -> None:
 
 
 def test_templates_are_found_from_the_package() -> None:
-    from rulediff.templating import template_dir
+    from rulediff.render.templating import template_dir
 
     assert (template_dir() / "diff.html.j2").is_file()
     assert Path(template_dir()).name == "templates"

@@ -12,12 +12,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
-from rulediff import likeness, parse
-from rulediff.likeness import PER_PAIR, Likeness, OverBudgetError
-from rulediff.match import STRUCTURAL_CUTOFF, _Matcher
+from rulediff import parse
+from rulediff.matcher import likeness
+from rulediff.matcher.likeness import PER_PAIR, Likeness, OverBudgetError
+from rulediff.matcher.passes import STRUCTURAL_CUTOFF, _Matcher
+from rulediff.matcher.sides import UNNUMBERED, Side, title_key
+from rulediff.matcher.splits import CONTAINMENT, _Pool
 from rulediff.model import Document
-from rulediff.sides import UNNUMBERED, Side, title_key
-from rulediff.splits import CONTAINMENT, _Pool
 from rulediff.text import WORDS_KEPT_UP_TO, _kept_words, mask_references, normalize, word_tuple, words
 
 from .conftest import CORPUS, cr_file, needs_cr_corpus
@@ -270,7 +271,8 @@ _WORDS = st.sampled_from(["EDH", "general", "generals", "his or her", "his", "th
 def test_users_found_through_one_search_are_those_each_text_says(texts: list[str], spellings: list[str]) -> None:
     from itertools import accumulate
 
-    from rulediff.renames import _users, uses
+    from rulediff.matcher.renames import _users
+    from rulediff.words.renames import uses
 
     starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0)) if texts else [0]
     want = [x for x, t in enumerate(texts) if uses(t, tuple(spellings))]
@@ -296,9 +298,9 @@ def _looking_behind_first(spellings: tuple[str, ...]) -> re.Pattern[str]:
     ),
 )
 def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings: list[str]) -> None:
-    from rulediff.renames import _pattern, _substitution, uses
+    from rulediff.words.renames import _substitution, uses, whole_words
 
-    ours, theirs = _pattern(tuple(spellings)), _looking_behind_first(tuple(spellings))
+    ours, theirs = whole_words(tuple(spellings)), _looking_behind_first(tuple(spellings))
     assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)]
     assert uses(text, tuple(spellings)) == (theirs.search(text) is not None)
     article = re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + theirs.pattern)
@@ -315,7 +317,7 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
 def test_a_text_said_to_hold_no_such_token_holds_none(text: str) -> None:
     # A rename's detection skips tokenising a text whose _words say it holds none of the candidate words (each
     # a letter first): what they say must be what the tokens say.
-    from rulediff.renames import _no_word_token_in, _tokens
+    from rulediff.matcher.renames import _no_word_token_in, _tokens
 
     letter_first = re.compile(r"[^\W\d_]")
     for word in {w for w in re.findall(r"\w+", text) if letter_first.match(w)} | {"Z", "ab", "x", "Z'Z"}:
@@ -398,6 +400,6 @@ def test_patterns_starting_with_their_mark_match_where_looking_behind_first_did(
 @settings(max_examples=500)
 @given(st.lists(st.sampled_from(["a", "b", "1", "_", "\u00e9", "'", "''", " ", "-"]), max_size=12).map("".join))
 def test_the_chained_apostrophe_search_finds_what_its_first_spelling_did(text: str) -> None:
-    from rulediff.renames import _CHAINED
+    from rulediff.matcher.renames import _CHAINED
 
     assert (_CHAINED.search(text) is None) == (re.search(r"\w'\w+'", text) is None)

@@ -11,8 +11,8 @@ import lxml.html
 import pytest
 
 from rulediff.archive import Archive
-from rulediff.manifest import entries
-from rulediff.site import build_site, slug
+from rulediff.archive.manifest import entries
+from rulediff.site.build import build_site, slug
 
 from .conftest import CORPUS
 
@@ -138,7 +138,7 @@ def _search_index_as_worked_out(out: Path, archive: Path) -> None:
     and the number it has in that last one, as a plain pass over the archived rules works it out."""
     import json
 
-    from rulediff.site_history import RuleIndex
+    from rulediff.site.history import RuleIndex
 
     script = (out / "search-index.js").read_text("utf-8")
     data = json.loads(script[script.index("=") + 1 :].rstrip().rstrip(";"))

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulediff.archive import Archive
-from rulediff.site import build_site
-from rulediff.site_history import _runs
+from rulediff.site.build import build_site
+from rulediff.site.history import _runs
 
 _entry = st.tuples(
     st.sampled_from(["702.15", "702.16", None]),
@@ -217,8 +217,10 @@ def test_removing_the_first_release_of_a_date_relabels_the_next_and_its_pages_fo
 def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page's key names the code and templates that make it: a rebuild with nothing new looks at
     no page again, and the same rebuild by other code (or templates) renders every page again."""
-    from rulediff import site, site_glossary, site_history
-    from rulediff.sources import package_digest
+    from rulediff.site import build as site
+    from rulediff.site import glossary as site_glossary
+    from rulediff.site import history as site_history
+    from rulediff.support.code_digest import package_digest
 
     folder = tmp_path / "templates"
     folder.mkdir()
@@ -251,7 +253,7 @@ def test_a_rule_whose_examples_only_moved_down_the_file_keeps_its_page(
 ) -> None:
     """A body keeps the line of each of its examples, so a rule with an example is a new body whenever a
     line before it moves: to its page it is the same rule, and its page is not made again."""
-    from rulediff.sitewriter import SiteWriter
+    from rulediff.site.writer import SiteWriter
 
     example = (
         "100.6b Players can use",
@@ -282,7 +284,7 @@ def test_a_diff_page_follows_a_rule_page_that_moves(tmp_path: Path, monkeypatch:
     """A diff page links each rule it shows to the rule's page. The second release edits 100.5; the fifth
     renumbers it to 100.8, so its page moves to rules/100.8.html: the first pair's page links there once the
     fifth is added, and the second pair's page (100.6a edited) is not rendered again."""
-    from rulediff.sitewriter import SiteWriter
+    from rulediff.site.writer import SiteWriter
 
     edited = ("no maximum deck size.", "no largest deck size.")
     other = ("100.6b Players can use", "100.6b Each player can use")
@@ -327,8 +329,8 @@ def test_where_history_steps_are_worked_out_changes_nothing(
     (site_history.StepWork). Here every page is worked out in one of three batches: all here, or two by the
     worker (a spawned process, every step pickled there and back) and one here, or all by the worker. The
     site and what the archive keeps of it are those of a build that worked out every page here at once."""
-    from rulediff import site_history
-    from rulediff.site_history import StepWork
+    from rulediff.site import history as site_history
+    from rulediff.site.history import StepWork
 
     releases = [
         _release(tmp_path, ("July 18, 2014", "20140718"), []),

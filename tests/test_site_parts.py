@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup, escape
 
+from rulediff.history.timeline import Stretch
 from rulediff.numbering import find_references
-from rulediff.site_parts import DIFF_HOLE, fill, glossary_step, history_step, holed
-from rulediff.textdiff import Op, Piece
-from rulediff.timeline import Stretch
+from rulediff.site.step_cache import DIFF_HOLE, fill, glossary_step, history_step, holed
+from rulediff.words.diff import Op, Piece
 
 
 def linker(url_of: Any) -> Any:
@@ -171,7 +171,7 @@ def test_references_never_overlap_so_every_text_can_be_holed(text: str) -> None:
 def test_stored_steps_read_one_by_one_then_all_at_once(tmp_path: Any) -> None:
     """The first steps asked for are read one by one, the rest after reading them all: the same steps."""
     from rulediff.archive import Archive
-    from rulediff.site_parts import StoredParts
+    from rulediff.site.step_cache import StoredParts
 
     with Archive.open(tmp_path / "a.sqlite") as arc:
         first = StoredParts(arc)

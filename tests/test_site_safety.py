@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rulediff.archive import Archive
 from rulediff.cli import main
 from rulediff.errors import OutputError
-from rulediff.sitewriter import STAMP, SiteWriter, is_site, prepare_folder, safe_relative, write_if_changed
+from rulediff.site.writer import STAMP, SiteWriter, is_site, prepare_folder, safe_relative, write_if_changed
 
 from .conftest import FIXTURES
 
@@ -150,7 +150,7 @@ def test_a_symlink_planted_at_the_stamp_of_a_new_folder_is_not_written_through(t
 
 
 def test_an_old_page_another_build_removed_first_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     root = tmp_path / "site"
     prepare_folder(root)
@@ -181,7 +181,7 @@ def test_pages_get_the_mode_a_plain_open_gives(tmp_path: Path, umask: int) -> No
 def test_a_full_disk_while_stamping_a_new_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     class Full:
         def __init__(self, fd: int, *args: object, **kwargs: object) -> None:
@@ -206,7 +206,7 @@ def test_a_full_disk_while_stamping_a_new_folder_is_one_line(tmp_path: Path, mon
 
 @pytest.mark.parametrize("umask", [0o022, 0o077])
 def test_a_written_output_gets_a_plain_opens_mode_and_a_replaced_one_keeps_its_own(tmp_path: Path, umask: int) -> None:
-    from rulediff.output import write_atomic
+    from rulediff.support.safe_write import write_atomic
 
     was = os.umask(umask)
     try:
@@ -272,8 +272,8 @@ def test_a_stamp_nested_past_the_decoders_depth_costs_a_full_rebuild(tmp_path: P
 def _stopped_at_write(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
     """Make the site writer stop at its ``after``-th page, as a killed or disk-full build does: the page's
     temp file made and left, nothing replaced, the stamp not saved."""
-    import rulediff.sitewriter as sitewriter
-    from rulediff.output import fresh_file_beside
+    import rulediff.site.writer as sitewriter
+    from rulediff.support.safe_write import fresh_file_beside
 
     calls = {"n": 0}
     real = sitewriter.write_if_changed
@@ -325,7 +325,7 @@ def test_a_build_that_stopped_midway_is_mended_by_the_next(tmp_path: Path, monke
 def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     root = tmp_path / "site"
     prepare_folder(root)
@@ -381,7 +381,7 @@ def test_stamp_entries_for_pages_that_are_not_there_make_no_folders(tmp_path: Pa
 def _journal_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Opening the journal to write it is refused, as for a journal another user's build made (the tests
     may run as root, whom file modes do not stop)."""
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     real = os.open
 
@@ -422,7 +422,7 @@ def test_a_journal_this_user_may_only_read_is_still_heeded(tmp_path: Path, monke
 def test_a_file_system_without_locks_still_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     def no_locks(fd: int, op: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
@@ -439,7 +439,7 @@ def test_a_file_system_without_locks_still_builds(tmp_path: Path, monkeypatch: p
 def test_the_journal_is_written_whole_whatever_each_write_takes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     real = os.write
     monkeypatch.setattr(sitewriter.os, "write", lambda fd, data: real(fd, bytes(data[:3])))  # short writes
@@ -456,7 +456,7 @@ def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
 ) -> None:
     """Over its limit the journal is not read (planted, or damaged): every page the stamp names is made again,
     and those no longer part of the site are removed."""
-    import rulediff.sitewriter as sitewriter
+    import rulediff.site.writer as sitewriter
 
     root = tmp_path / "site"
     prepare_folder(root)

@@ -8,7 +8,7 @@ import pytest
 
 from rulediff.model import Example, Rule, new_example, new_rule
 from rulediff.numbering import RuleNumber
-from rulediff.slots import slot_filler
+from rulediff.support.constructors import slot_filler
 
 
 @dataclass(frozen=True, slots=True)

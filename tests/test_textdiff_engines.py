@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulediff import textdiff
-from rulediff.textdiff import Op, Piece, word_diff
+from rulediff.words import diff as textdiff
+from rulediff.words.diff import Op, Piece, word_diff
 
 from .conftest import needs_cr_corpus
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulediff import align, parse
-from rulediff.report import to_json
+from rulediff.render.html import to_json
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "corpus").glob("*.txt"))
 
@@ -38,9 +38,9 @@ def test_alignments_in_threads_answer_as_alone(switching_often) -> None:  # type
 
 @pytest.mark.parametrize("cache", ["sides", "release texts"])
 def test_the_shared_caches_hold_up_under_threads(switching_often, cache: str) -> None:  # type: ignore[no-untyped-def]
+    from rulediff.matcher.renames import _release
+    from rulediff.matcher.sides import prepared
     from rulediff.model import Document, Rule, VersionInfo
-    from rulediff.renames import _release
-    from rulediff.sides import prepared
 
     # Twice as many (one-rule, so quickly prepared) documents as the caches keep: a thread may evict the
     # entry another one just found, between its finding and its using it. Each document's answer is its own.
@@ -59,7 +59,7 @@ def test_the_shared_caches_hold_up_under_threads(switching_often, cache: str) ->
 
 
 def test_a_sides_lazy_maps_are_whole_when_another_thread_reads_them(switching_often) -> None:  # type: ignore[no-untyped-def]
-    from rulediff.sides import Side
+    from rulediff.matcher.sides import Side
 
     doc = parse(str(SEEDS[0]))
     numbered = [i for i, r in enumerate(doc.rules) if r.number is not None]

@@ -6,8 +6,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from ..changes import Alignment, align
-from ..lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
+from ..matcher.classify import align
+from ..matcher.lineage import LINEAGE_LOOKBACK, assign_lineages, find_bridges
+from ..matcher.records import Alignment
 from .base import cannot_keep, rows_of
 from .codec import (
     Pair,

@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..changes import Alignment
+from ..coverage import Coverage
 from ..dates import check_day
 from ..errors import ArchiveError, NotFoundError, RulediffError
-from ..model import Coverage, Document
+from ..matcher.records import Alignment
+from ..model import Document
 from ..numbering import RuleNumber
 from .codec import Encoded, Pair, coverage_of, document_from_parts, missing_rules, read_json, unzip
 from .rows import VERSION_COLS, VERSION_ORDER, Lru, VersionRow

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any, TypeVar
 
-from ..changes import Alignment, Change, ExampleChange, GlossaryChange, Kind, Nature
+from ..coverage import Coverage
 from ..errors import DamagedArchiveError
-from ..model import Coverage, Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
+from ..matcher.records import Alignment, Change, ExampleChange, GlossaryChange, Kind
+from ..model import Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
-from ..renames import Rename
-from ..sources import sources_digest
+from ..support.code_digest import sources_digest
+from ..words.records import Nature, Rename
 
 # What reading back a stored value raises when the value is not what rulediff wrote (garbage JSON, a blob that
 # does not decompress, a record of the wrong shape or missing a field, a date that is no date).
@@ -296,19 +297,25 @@ def pairs_from_blob(blob: bytes) -> list[Pair]:
 
 
 # The modules whose code decides an alignment, and this stored format: a change to any of them is a new engine.
+# Named by import name; test_imports holds the list to every module the matcher's classify imports.
 ENGINE_MODULES = (
-    "changes.py",
-    "likeness.py",
-    "match.py",
-    "model.py",
-    "nature.py",
-    "numbering.py",
-    "regroup.py",
-    "renames.py",
-    "sides.py",
-    "splits.py",
-    "text.py",
-    "archive/codec.py",
+    "rulediff.coverage",
+    "rulediff.model",
+    "rulediff.numbering",
+    "rulediff.text",
+    "rulediff.words.nature",
+    "rulediff.words.records",
+    "rulediff.words.renames",
+    "rulediff.matcher.classify",
+    "rulediff.matcher.corrections",
+    "rulediff.matcher.likeness",
+    "rulediff.matcher.passes",
+    "rulediff.matcher.records",
+    "rulediff.matcher.regroup",
+    "rulediff.matcher.renames",
+    "rulediff.matcher.sides",
+    "rulediff.matcher.splits",
+    "rulediff.archive.codec",
 )
 
 
@@ -316,6 +323,6 @@ ENGINE_MODULES = (
 def engine_version() -> str:
     """Names the code that makes alignments: the release plus a digest of the engine's sources, so a stored
     alignment made by other code is known as stale (and re-aligned) even between releases."""
-    from .. import __version__
+    from .._version import __version__
 
     return f"{__version__}+{sources_digest(ENGINE_MODULES)[:12]}"

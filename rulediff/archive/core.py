@@ -17,15 +17,15 @@ from typing import Any
 
 from ..dates import check_day, looks_like_day
 from ..errors import ArchiveBusyError, ArchiveError, RulediffError
-from ..lineage import LINEAGE_LOOKBACK
-from ..manifest import Entry
+from ..matcher.lineage import LINEAGE_LOOKBACK
 from ..model import Document
 from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
-from ..workers import pool as worker_pool
+from ..support.processes import pool as worker_pool
 from .base import MissingBodyError, environment_error, file_identity
 from .correcting import CorrectingArchive
 from .ingest import Parsed, Prepared, Preparer, read_and_parse
+from .manifest import Entry
 from .rows import VERSION_ORDER, AddResult, VersionRow, default_path, printable, published_from_name, sort_date_of
 from .schema import check_magic, judge, migrate
 

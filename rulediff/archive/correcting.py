@@ -8,9 +8,9 @@ import contextlib
 import json
 import sqlite3
 
-from ..corrections import LINK, UNLINK, Correction, check_number, check_reason
 from ..errors import ArchiveError, RulediffError
-from ..lineage import corrected
+from ..matcher.corrections import LINK, UNLINK, Correction, check_number, check_reason
+from ..matcher.lineage import corrected
 from .identifying import IdentifyingArchive
 from .rows import VersionRow
 

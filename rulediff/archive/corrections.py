@@ -7,8 +7,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ..corrections import ARCHIVE, LINK, UNLINK, Correction, Fix, check_number, check_reason, shipped_corrections
 from ..errors import ArchiveError, DamagedArchiveError, RulediffError
+from ..matcher.corrections import (
+    ARCHIVE,
+    LINK,
+    UNLINK,
+    Correction,
+    Fix,
+    check_number,
+    check_reason,
+    shipped_corrections,
+)
 from .base import ArchiveBase
 from .rows import VersionRow
 

@@ -8,9 +8,10 @@ import contextlib
 import hashlib
 from dataclasses import dataclass
 
-from ..changes import align
+from ..coverage import Coverage
 from ..errors import RulediffError
-from ..model import Coverage, Document
+from ..matcher.classify import align
+from ..model import Document
 from ..parsers import parse_bytes, read_input
 from .codec import Body, Encoded, body_row, document_extra, encode_alignment, senses_json
 

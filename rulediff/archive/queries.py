@@ -11,8 +11,8 @@ from collections.abc import Generator, Iterable, Iterator
 from typing import Any
 
 from ..errors import ArchiveError
-from ..textdiff import Op, Piece
-from ..timeline import Edit
+from ..words.diff import Op, Piece
+from ..words.edits import Edit
 from .alignments import AligningArchive
 from .base import cannot_keep
 from .codec import examples_from_row, orphan_rule, stored

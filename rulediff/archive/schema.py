@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import ArchiveBusyError, ArchiveError, DamagedArchiveError
-from ..sqlite_header import APPLICATION_ID, SQLITE_MAGIC
+from ..support.sqlite_magic import APPLICATION_ID, SQLITE_MAGIC
 from .base import environment_error
 
 APPLICATION = "rulediff-archive"

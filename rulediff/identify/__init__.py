@@ -9,10 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from .._version import __version__
 from ..archive.identifying import Identified
+from ..coverage import Coverage
 from ..errors import ArchiveError
-from ..model import Coverage, Document
+from ..model import Document
 from .compare import Candidate, Difference, Pending, compare, differences, scope_ranges
 from .shortlist import Group, group_releases, shortlist
 from .verdict import summarize, verdict

@@ -11,12 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
-from ..changes import Kind, Nature, align, nature_of
-from ..match import match
-from ..model import Coverage, Document, Rule
+from ..coverage import Coverage
+from ..matcher.classify import align
+from ..matcher.passes import match
+from ..matcher.records import Kind
+from ..model import Document, Rule
 from ..numbering import Level
 from ..text import normalize
-from ..textdiff import Op, Piece, as_pairs, word_diff
+from ..words.diff import Op, Piece, as_pairs, word_diff
+from ..words.nature import nature_of
+from ..words.records import Nature
 
 if TYPE_CHECKING:
     from ..archive import VersionRow

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..text import normalize
-from ..textdiff import Op
+from ..words.diff import Op
 from .compare import Candidate, Difference
 
 if TYPE_CHECKING:

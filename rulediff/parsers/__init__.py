@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import os
 
-from .. import collector
 from ..errors import FormatError
-from ..inputs import MAX_BYTES, read_input
 from ..model import Document
+from ..support import gc_pause as collector
+from ..support.bounded_read import MAX_BYTES, read_input
 from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
 from .base import Format, Source
 
@@ -57,7 +57,7 @@ def detect_source(src: Source) -> Format:
 
 def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None, *, lint: bool = False) -> Document:
     """Parse ``data``; the format is detected from content unless named. With ``lint`` the document's
-    warnings also hold rulediff.lint's findings (slower: a few tenths of a second on a full release)."""
+    warnings also hold rulediff.parsers.lint's findings (slower: a few tenths of a second on a full release)."""
     src = Source(data, source)
     if format is None:
         fmt = detect_source(src)
@@ -74,8 +74,8 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None,
 
 
 def with_lint(doc: Document) -> Document:
-    """The document with rulediff.lint's findings merged into its parser warnings, ordered by line."""
-    from ..lint import lint as run_lint  # here: a parse without lint (every diff) does not load it
+    """The document with rulediff.parsers.lint's findings merged into its parser warnings, ordered by line."""
+    from .lint import lint as run_lint  # here: a parse without lint (every diff) does not load it
 
     found = run_lint(doc)
     seen = {(w.line, w.code) for w in doc.warnings}

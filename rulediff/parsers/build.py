@@ -9,8 +9,9 @@ from datetime import date
 from pathlib import PurePath
 from typing import NoReturn
 
+from ..coverage import Coverage
 from ..errors import ParseError
-from ..model import Coverage, Document, GlossaryEntry, ParseWarning, Rule, VersionInfo, new_example, new_rule
+from ..model import Document, GlossaryEntry, ParseWarning, Rule, VersionInfo, new_example, new_rule
 from ..numbering import Level, RuleNumber
 from .base import Source
 
@@ -65,7 +66,7 @@ class TreeBuilder:
     def rule(self, number: RuleNumber, text: str, line: int, anchor: str | None = None, key: str | None = None) -> None:
         """A numbered node; ``key`` is ``str(number)`` when the caller has it at hand. (numbered.read_body adds a
         number seen for the first time to the columns itself, as this does: keep the two in step.)"""
-        # Duplicates, l/o letters and order are reported by rulediff.lint for every format.
+        # Duplicates, l/o letters and order are reported by rulediff.parsers.lint for every format.
         if key is None:
             key = str(number)
         seen = self._seen.get(key, 0) + 1

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..coverage import Coverage
 from ..errors import ParseError
-from ..model import Coverage, Document, Example, ParseWarning, Rule
+from ..model import Document, Example, ParseWarning, Rule
 from ..numbering import RuleNumber
 from .base import Format, Source
 from .build import TreeBuilder, document, looks_like_title

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from lxml import etree
 
+from ..coverage import Coverage
 from ..errors import ParseError
-from ..model import Coverage, Document, GlossaryEntry
+from ..model import Document, GlossaryEntry
 from .base import Format, Source, parse_date_text
 from .build import TreeBuilder, document, partial_coverage
 from .numbered import Paragraph, read_body

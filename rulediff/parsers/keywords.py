@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
+from ..coverage import Coverage
 from ..errors import ParseError
-from ..model import Coverage, Document
+from ..model import Document
 from .base import Format, Source, parse_date_text
 from .build import TreeBuilder, document
 

@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from ..coverage import Coverage
 from ..errors import ParseError
-from ..model import Coverage, Document, GlossaryEntry, ParseWarning
+from ..model import Document, GlossaryEntry, ParseWarning
 from . import quirks
 from .base import Format, Source, parse_date_text
 from .build import TreeBuilder, document

@@ -1,0 +1,331 @@
+"""Classify aligned pairs: unchanged, renumbered, edited, moved, split, merged, added, removed, not covered;
+the nature of an edit (substantive, references only, typography only); examples and glossary too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import itemgetter
+
+from rapidfuzz import fuzz
+
+from ..coverage import covered
+from ..model import Document, Example, GlossaryEntry, Rule
+from ..support import gc_pause as collector
+from ..support.constructors import slot_filler
+from ..words.nature import nature_of
+from ..words.records import Nature, Rename
+from ..words.renames import substitute
+from .corrections import Fix, hand_corrected, said_cut
+from .likeness import Likeness
+from .passes import STRUCTURAL_CUTOFF, longest_increasing, match, number_labels
+from .records import Alignment, Change, ExampleChange, GlossaryChange, Kind, Pair
+from .regroup import regroup
+from .renames import counted, through_renames
+from .renames import edited as was_edited
+from .splits import splits_and_merges
+
+# --- natures --------------------------------------------------------------------------------------
+
+
+_NATURE_ORDER = {
+    None: 0,
+    Nature.TYPOGRAPHY_ONLY: 1,
+    Nature.REFERENCES_ONLY: 2,
+    Nature.RENAMED: 3,
+    Nature.SUBSTANTIVE: 4,
+}
+
+
+def _worst(*ns: Nature | None) -> Nature | None:
+    return max(ns, key=lambda n: _NATURE_ORDER[n])
+
+
+def _examples(
+    a: tuple[Example, ...],
+    b: tuple[Example, ...],
+    nmap: dict[str, str | list[str]],
+    renames: tuple[Rename, ...] = (),
+) -> tuple[ExampleChange, ...]:
+    """Pair a rule's examples old -> new: equal comparison text first, then the most similar (>= 0.6)."""
+    used: set[int] = set()
+    pairs: dict[int, int] = {}
+    for x, ea in enumerate(a):
+        # Equal raw text is equal comparison text, and needs no normalising.
+        y = next((y for y, eb in enumerate(b) if y not in used and (eb.text == ea.text or eb.norm == ea.norm)), None)
+        if y is not None:
+            pairs[x] = y
+            used.add(y)
+    for x, ea in enumerate(a):
+        if x in pairs:
+            continue
+        best = max(((fuzz.ratio(ea.norm, eb.norm), y) for y, eb in enumerate(b) if y not in used), default=(0.0, -1))
+        if best[0] >= 60:
+            pairs[x] = best[1]
+            used.add(best[1])
+    out: list[ExampleChange] = []
+    inverse = {y: x for x, y in pairs.items()}
+    for y, eb in enumerate(b):
+        if y not in inverse:
+            out.append(ExampleChange("added", None, eb.text))
+            continue
+        ea = a[inverse[y]]
+        n = None if ea.text == eb.text else nature_of(ea.text, eb.text, ea.norm, eb.norm, nmap, renames)
+        out.append(ExampleChange("unchanged" if n is None else "edited", ea.text, eb.text, n))
+    for x, ea in enumerate(a):
+        if x not in pairs:
+            out.append(ExampleChange("removed", ea.text, None))
+    return tuple(out)
+
+
+# --- the alignment ---------------------------------------------------------------------------------
+
+
+def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
+    """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
+    hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs. Raises
+    AlignmentError when the two hold far more unlike text than any two real releases (likeness.BUDGET)."""
+    with collector.paused():  # thousands of lasting, acyclic objects: see collector.py
+        return _align(old, new, fixes)
+
+
+def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
+    likeness = Likeness(STRUCTURAL_CUTOFF)
+    pairs = match(old, new, likeness)
+    pairs, renames = through_renames(old, new, pairs, likeness)
+    cut_old: dict[int, str] = {}
+    cut_new: dict[int, str] = {}
+    if fixes:
+        pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
+    orules, nrules = old.rules, new.rules
+    a2b = {p.old: p.new for p in pairs}
+    b2a = {p.new: p.old for p in pairs}
+    # Pairs made on equal raw content (most of them) are not compared again.
+    edited = [(p.old, p.new) for p in pairs if not p.same and was_edited(orules[p.old], nrules[p.new])]
+    splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
+    # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
+    whole = regroup(old, new, a2b, b2a)
+    if whole.children:
+        pairs = sorted(
+            [*pairs, *(Pair(i, j, s, why) for i, (j, s, why) in whole.children.items())], key=lambda p: p.old
+        )
+        a2b.update((i, j) for i, (j, _, _) in whole.children.items())
+        b2a.update((j, i) for i, (j, _, _) in whole.children.items())
+    splits.update(whole.splits)
+    merges.update(whole.merges)
+    by_old: dict[int, Pair] = {p.old: p for p in pairs}
+
+    number_map: dict[str, str | list[str]] = {}
+    la, lb = number_labels(old), number_labels(new)
+    for p in pairs:
+        a, b = la[p.old], lb[p.new]
+        if a is not None and b is not None and a not in number_map:
+            number_map[a] = b
+    for i, js in splits.items():
+        a = la[i]
+        if a is not None:
+            number_map[a] = [x for x in (lb[j] for j in js) if x is not None]
+    for j, olds in merges.items():
+        for i in olds:
+            a, b = la[i], lb[j]
+            if a is not None and b is not None:
+                number_map.setdefault(a, b)
+
+    numbered = [p for p in pairs if la[p.old] is not None]
+    in_order = {numbered[k].old for k in longest_increasing([p.new for p in numbered])}
+    split_new = {j for js in splits.values() for j in js}
+    merged_old = {i for olds in merges.values() for i in olds}
+
+    # Each change with its place in new-document order (see _order_key), sorted once at the end.
+    keyed: list[tuple[tuple[int, int, int], Change]] = []
+    add = keyed.append
+    inferred: dict[str, tuple[str, float]] = {}
+    make = _change
+    unchanged = Kind.UNCHANGED
+    for p in pairs:
+        i, j = p.old, p.new
+        if i in splits or j in merges:
+            continue
+        ra, rb = orules[i], nrules[j]
+        na, nb = ra.number, rb.number
+        if p.same and not ra.examples and ra.notes == rb.notes and na is not None and nb is not None:
+            # Most pairs: numbered, the same raw text and no examples -- what _paired decides for them,
+            # without its calls (numbers are parsed once per spelling, so equal ones are mostly the same);
+            # most of those in order and under the same number, unchanged.
+            same_number = na is nb or na == nb
+            kind = unchanged if same_number and i in in_order else _numbered_kind(i in in_order, same_number, False)
+            add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
+            continue
+        add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
+    for i, js in splits.items():
+        p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
+        ch = Change(
+            Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, p.score, 0.0, f"split; {p.reason}", uncertain=p.uncertain
+        )
+        add(((min(js), 0, i), ch))
+    for j, olds in merges.items():
+        first = by_old.get(olds[0]) or Pair(olds[0], j, 1.0, f"the words of {len(olds)} old nodes went there")
+        why = f"merged; {first.reason}"
+        ch = Change(
+            Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, why, uncertain=first.uncertain
+        )
+        add(((j, 0, min(olds)), ch))
+    # The unpaired, by set differences at C speed: they are few, the positions thousands.
+    for j in sorted(set(range(len(nrules))).difference(b2a, split_new, merges)):
+        add(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
+    removed = sorted(set(range(len(orules))).difference(a2b, merged_old, splits))
+    if removed:
+        anchor = _paired_before(a2b)
+        for i in removed:
+            ch = _unpaired(orules[i], (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new")
+            add(((anchor(i), 1, i), ch))
+    keyed.sort(key=_first)
+    changes = [ch for _, ch in keyed]
+    glossary = _glossary(old, new, number_map, renames)
+    al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
+    return said_cut(al, cut_old, cut_new) if fixes else al
+
+
+# The place a change is sorted by, in the (place, change) items both lists are made of.
+_first = itemgetter(0)
+
+
+def _unpaired(
+    r: Rule, old: tuple[int, ...], new: tuple[int, ...], other: Document, kind: Kind, why: str, side: str
+) -> Change:
+    """An added or removed node -- or, when the other source could not have had it, not covered."""
+    if covered(other, r):
+        ex_kind = "added" if new else "removed"
+        examples = tuple(ExampleChange(ex_kind, None if new else e.text, e.text if new else None) for e in r.examples)
+        return Change(kind, old, new, None, 1.0, 0.0, why, examples)
+    note = f"outside what the {side} source covers ({other.coverage.description})"
+    return Change(Kind.NOT_COVERED, old, new, None, 1.0, 0.0, note)
+
+
+def _paired(
+    ra: Rule,
+    rb: Rule,
+    p: Pair,
+    in_order: bool,
+    number_map: dict[str, str | list[str]],
+    inferred: dict[str, tuple[str, float]],
+    renames: tuple[Rename, ...] = (),
+) -> Change:
+    if ra.same_text(rb):
+        # Most pairs: equal raw text and examples, which _examples pairs in order, all unchanged.
+        ex = tuple(ExampleChange("unchanged", e.text, e.text) for e in rb.examples) if rb.examples else ()
+        text_nature = nature = None
+    else:
+        ex = _examples(ra.examples, rb.examples, number_map, renames)
+        text_nature = None if ra.text == rb.text else nature_of(ra.text, rb.text, ra.norm, rb.norm, number_map, renames)
+        nature = _worst(
+            text_nature,
+            *(e.nature for e in ex),
+            *(Nature.SUBSTANTIVE for e in ex if e.kind in ("added", "removed")),
+        )
+    sim = fuzz.ratio(ra.norm, rb.norm) / 100 if text_nature is not None else 1.0
+    if ra.number is None:
+        # An unnumbered keyword summary gets the number of what it aligned with.
+        inferred[ra.title or ra.key] = (str(rb.number), p.score)
+        kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
+        reason = f"number inferred from {p.reason}"
+    elif rb.number is None:
+        kind = Kind.RENUMBERED_EDITED if nature is not None else Kind.RENUMBERED
+        reason = f"the new source gives no number; {p.reason}"
+    else:
+        kind = _numbered_kind(in_order, ra.number == rb.number, nature is not None)
+        reason = p.reason
+    return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+
+
+def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
+    """The kind of a pair of numbered nodes: moved (out of order), renumbered, or in place; each edited or not."""
+    if not in_order:
+        return Kind.MOVED_EDITED if edited else Kind.MOVED
+    if not same_number:
+        return Kind.RENUMBERED_EDITED if edited else Kind.RENUMBERED
+    return Kind.EDITED if edited else Kind.UNCHANGED
+
+
+# One per paired node: made without the frozen __init__'s cost (slots.py).
+_change = slot_filler(Change, "kind old new nature score similarity reason examples uncertain")
+
+
+def _paired_before(a2b: dict[int, int]) -> Callable[[int], int]:
+    """Where a removed old node goes in new-document order: right after the new counterpart of the nearest
+    paired node before it (-1: before everything)."""
+    paired_before: list[int] = []
+    last = -1
+    top = max(a2b, default=-1)
+    for i in range(top + 1):
+        if i in a2b:
+            last = a2b[i]
+        paired_before.append(last)
+
+    def anchor(i: int) -> int:
+        return paired_before[min(i, top)] if top >= 0 else -1
+
+    return anchor
+
+
+@lru_cache(maxsize=1 << 12)
+def _term_key(term: str) -> str:
+    # Terms repeat from release to release: each spelling is keyed once.
+    return " ".join(term.casefold().replace("\u2019", "'").split())
+
+
+_glossary_change = slot_filler(GlossaryChange, "kind old new nature reason")
+
+
+def _glossary(
+    old: Document, new: Document, nmap: dict[str, str | list[str]], renames: tuple[Rename, ...] = ()
+) -> list[GlossaryChange]:
+    key = _term_key
+    # Each term keyed once; a term printed twice is found (and placed) by its last printing.
+    ka = [key(g.term) for g in old.glossary]
+    kb = [key(h.term) for h in new.glossary]
+    bmap = dict(zip(kb, new.glossary, strict=True))
+    order_new = dict(zip(kb, range(len(kb)), strict=True))
+    order_old = dict(zip(ka, range(len(ka)), strict=True))
+    used: set[str] = set()
+    # Each change with its place: new-glossary order, a removed term where it was.
+    out: list[tuple[tuple[int, int], GlossaryChange]] = []
+    leftovers: list[tuple[GlossaryEntry, str]] = []
+    for g, k in zip(old.glossary, ka, strict=True):
+        h = bmap.get(k)
+        if h is None or k in used:
+            leftovers.append((g, k))
+            continue
+        used.add(k)
+        n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
+        out.append(
+            ((order_new[k], 0), _glossary_change(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
+        )
+    free_b = [(h, k) for h, k in zip(new.glossary, kb, strict=True) if k not in used]
+    for g, kg in leftovers:
+        best = max(((fuzz.ratio(g.norm, h.norm), x) for x, (h, _) in enumerate(free_b)), default=(0.0, -1))
+        if best[0] >= 80:
+            h, kh = free_b.pop(best[1])
+            # A term renamed by a rename of the release ("Tribal" -> "Kindred") is no edit of its own.
+            named = bool(renames) and key(substitute(g.term, renames)) == kh
+            n = nature_of(g.text, h.text, g.norm, h.norm, nmap, renames) or Nature.RENAMED
+            n = n if named or n != Nature.RENAMED else Nature.SUBSTANTIVE
+            why = f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}"
+            out.append(((order_new[kh], 0), GlossaryChange(Kind.EDITED, g, h, n, why)))
+        elif new.coverage.glossary:
+            out.append(
+                ((order_old[kg], 1), GlossaryChange(Kind.REMOVED, g, None, None, "term no longer in the glossary"))
+            )
+        else:
+            out.append(
+                ((order_old[kg], 1), GlossaryChange(Kind.NOT_COVERED, g, None, None, "the new source has no glossary"))
+            )
+    for h, k in free_b:
+        if old.coverage.glossary:
+            out.append(((order_new[k], 0), GlossaryChange(Kind.ADDED, None, h, None, "new term")))
+        else:
+            out.append(
+                ((order_new[k], 0), GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
+            )
+    out.sort(key=_first)
+    return [c for _, c in out]

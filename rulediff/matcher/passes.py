@@ -1,0 +1,554 @@
+"""Align two documents node by node: exact anchors, titles, parents' votes, siblings, similarity, one-to-one.
+
+The matcher only pairs nodes and says why; ``rulediff.matcher.classify`` turns the pairs into classified changes.
+Identity inside a document is the node's position (``Rule.key`` can repeat when a release publishes a
+number twice), so every map here is position -> position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from operator import itemgetter
+from typing import TypeVar
+
+from rapidfuzz import fuzz
+
+from ..coverage import covered
+from ..errors import AlignmentError
+from ..model import Document
+from ..numbering import Level
+from ..support.constructors import slot_filler
+from ..text import shared_words, word_bag
+from .likeness import BUDGET_TIMES, Likeness, OverBudgetError
+from .records import Pair
+from .sides import UNNUMBERED as _UNNUMBERED
+from .sides import Side, prepared, title_key
+
+# Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
+# structure vouches for the pair (same parent mapping and same number, or the only candidate left).
+PAIR_CUTOFF = 62.0
+STRUCTURAL_CUTOFF = 45.0
+# Rules and subrules with no structural support must be this similar: the rules are full of
+# boilerplate that differs only in a keyword ("Multiple instances of X are redundant.").
+LOOSE_CUTOFF = 62.0
+# Headings and sections are short titles: "Keyword Abilities" and "Linked Abilities" are 0.73 alike.
+TITLE_CUTOFF = 85.0
+# Two nodes that each lie outside what the other source covers pair only on near-identical text.
+OUTSIDE_CUTOFF = 90.0
+# Share of its meaning (see ``_Matcher.evidence``) a node must have taken to a differently named one.
+EVIDENCE = 0.5
+# Below this share such a link is kept but marked uncertain.
+STRONG_EVIDENCE = 0.75
+# A pair made on text similarity plus structure points (0-100+) below this is marked uncertain.
+UNCERTAIN_BELOW = 70.0
+
+
+def number_labels(doc: Document) -> list[str | None]:
+    """Each node's number as the number map writes it, "#2" on a number's second printing (2024-09-20's
+    two 702.175), references resolving to the first. Made once per document; shared, not to be mutated."""
+    return prepared(doc).labels
+
+
+K = TypeVar("K")
+
+# A keyword summary without a number compares as a rule.
+_RULE_OR_UNNUMBERED = {int(Level.RULE), _UNNUMBERED}
+
+
+class _Matcher:
+    def __init__(self, old: Document, new: Document, likeness: Likeness | None) -> None:
+        self.a = prepared(old)
+        self.b = prepared(new)
+        self.likeness = likeness if likeness is not None else Likeness(STRUCTURAL_CUTOFF)
+        # A complete source covers everything: no test per node.
+        self.a_seen_by_b = [True] * len(old.rules) if new.coverage.complete else [covered(new, r) for r in old.rules]
+        self.b_seen_by_a = [True] * len(new.rules) if old.coverage.complete else [covered(old, r) for r in new.rules]
+        self.a2b: dict[int, int] = {}
+        self.b2a: dict[int, int] = {}
+        # The unpaired positions, kept as pairs are made and undone: after the first pass they are few.
+        self.open_a: set[int] = set(range(len(old.rules)))
+        self.open_b: set[int] = set(range(len(new.rules)))
+        self.score: dict[int, float] = {}
+        self.reason: dict[int, str] = {}
+        # Pairs the evidence gate turned down: no later pass may make them again.
+        self.rejected: set[tuple[int, int]] = set()
+        self.uncertain: set[int] = set()
+        self.same: set[int] = set()  # old positions paired on equal raw content
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+
+    def pair(self, i: int, j: int, score: float, reason: str) -> bool:
+        if (i, j) in self.rejected:
+            return False
+        self.a2b[i] = j
+        self.b2a[j] = i
+        self.open_a.discard(i)
+        self.open_b.discard(j)
+        self.score[i] = score
+        self.reason[i] = reason
+        return True
+
+    def unpair(self, i: int) -> None:
+        j = self.a2b.pop(i)
+        self.uncertain.discard(i)
+        self.same.discard(i)
+        del self.b2a[j]
+        self.open_a.add(i)
+        self.open_b.add(j)
+        del self.score[i]
+        del self.reason[i]
+        self.rejected.add((i, j))
+
+    def free_a(self) -> list[int]:
+        return sorted(self.open_a)
+
+    def free_b(self) -> list[int]:
+        return sorted(self.open_b)
+
+    def compatible(self, i: int, j: int) -> bool:
+        la, lb = self.a.level[i], self.b.level[j]
+        if la == _UNNUMBERED or lb == _UNNUMBERED:
+            return la == lb or int(Level.RULE) in (la, lb)
+        return la == lb
+
+    # -- passes ---------------------------------------------------------------------------------
+
+    def same_content(self) -> None:
+        """Nodes of one level whose raw text and examples occur once in each document pair first: equal raw
+        text is equal comparison text, so these are the pairs ``exact_unique`` would make of them, found
+        without normalising or masking anything -- most nodes of every real pair, whose comparison forms are
+        then never worked out. (Counted without the level: a text printed at two levels waits for the
+        later passes, which compare it with its level.)"""
+        lv_a, lv_b = self.a.level, self.b.level
+        a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
+        for i, j in _once_on_both(range(len(lv_a)), self.a.raw, range(len(lv_b)), self.b.raw):
+            la, lb = lv_a[i], lv_b[j]
+            if la == lb or {la, lb} == _RULE_OR_UNNUMBERED:
+                # ``pair`` written out (nothing is rejected yet): most nodes of a pair pair here.
+                a2b[i] = j
+                b2a[j] = i
+                score[i] = 1.0
+                reason[i] = "same text"
+        self.same.update(a2b)
+        self.open_a.difference_update(a2b)
+        self.open_b.difference_update(b2a)
+
+    def exact_unique(self) -> None:
+        """Heckel/patience anchors: a comparison text that occurs once on each side pairs."""
+        fa, fb = self.free_a(), self.free_b()
+        key_a, key_b = self.a.key, self.b.key
+        for i, j in _once_on_both(fa, [key_a(i) for i in fa], fb, [key_b(j) for j in fb]):
+            self.pair(i, j, 1.0, "same text")  # (a pair the gate turned down is not made again)
+
+    def titles(self) -> None:
+        """Headed rules, headings and sections pair by a title that is unique on both sides."""
+        ta, tb = self.a.title, self.b.title
+        for levels in ((int(Level.SECTION),), (int(Level.HEADING),), (int(Level.RULE), _UNNUMBERED)):
+            fa = [i for i in self.free_a() if self.a.level[i] in levels and ta(i)]
+            fb = [j for j in self.free_b() if self.b.level[j] in levels and tb(j)]
+            for i, j in _once_on_both(fa, [ta(i) for i in fa], fb, [tb(j) for j in fb]):
+                sim = fuzz.ratio(self.a.body(i), self.b.body(j)) / 100
+                self.pair(i, j, max(sim, 0.9), f"same title {self.a.rules[i].title!r}; text {sim:.2f}")
+
+    def titles_across_levels(self) -> None:
+        """A titled rule that became a heading, or the reverse (the July 2009 rewrite: 212.2 Artifacts
+        became 301 Artifacts, 217.2 Library 401 Library): a numbered title that occurs once in each
+        whole document pairs whatever the levels; the children then follow by ``siblings``."""
+        levels = (int(Level.SECTION), int(Level.HEADING), int(Level.RULE), int(Level.SUBRULE))
+        ta, tb = self.a.title, self.b.title
+        titled_b = [j for j in self.free_b() if self.b.level[j] in levels and tb(j)]
+        titled_a = [i for i in self.free_a() if self.a.level[i] in levels and ta(i)]
+        if not titled_a or not titled_b:
+            return  # the whole documents' titles are counted only when there is something to pair
+        count_a, count_b = self.a.title_count, self.b.title_count
+        where_b = {tb(j): j for j in titled_b if count_b[tb(j)] == 1}
+        for i in titled_a:
+            t = ta(i)
+            if count_a[t] != 1 or t not in where_b:
+                continue
+            j = where_b[t]
+            if j in self.b2a:
+                continue
+            la, lb = self.a.rules[i].number, self.b.rules[j].number
+            assert la is not None and lb is not None
+            self.pair(
+                i,
+                j,
+                0.9,
+                f"same title {self.a.rules[i].title!r}; {la.level.name.lower()} became {lb.level.name.lower()}",
+            )
+
+    def parent_votes(self) -> None:
+        """An unpaired parent follows the majority of its paired children."""
+        changed = True
+        while changed:
+            changed = False
+            for i in self.free_a():
+                kids = self.a.children[i]
+                if not kids:
+                    continue
+                votes = Counter(self.b.parent[self.a2b[c]] for c in kids if c in self.a2b)
+                votes.pop(-1, None)
+                if not votes:
+                    continue
+                j, n = votes.most_common(1)[0]
+                if j in self.b2a or not self.compatible(i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
+                    continue
+                sim = fuzz.ratio(self.a.key(i), self.b.key(j)) / 100
+                ta, tb = self.a.title(i), self.b.title(j)
+                weak = n * 2 < len(kids) and (n < 2 or (ta and tb and ta != tb))
+                if weak and sim < 0.6:
+                    # One stray child (or two under differently named rules) is not a majority vote.
+                    continue
+                if bool(ta) != bool(tb) and self.own_text_from_elsewhere(i, j):
+                    continue
+                if self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}"):
+                    changed = True
+
+    def own_text_from_elsewhere(self, i: int, j: int) -> bool:
+        """One of the two has words of its own, the other only a title: those words need a source, and
+        an unpaired node under the counterpart of their parent is like them (2009-07: 204.1 "The type
+        line is printed ..." came from 205.1, not from 212.1 General, whose subrules moved under it).
+        Read from either side, so both orientations agree."""
+        if self.a.title(i):
+            return _has_other_source(self.b, j, self.a, self.b2a, self.a2b, i)
+        return _has_other_source(self.a, i, self.b, self.a2b, self.b2a, j)
+
+    def siblings(self) -> None:
+        """Under paired parents, unpaired children pair in order: identical texts first (there are
+        dozens of repeated sentences in a release), then the most similar."""
+        # Only parents with an unpaired child have work; in order (one's pairs are the next's bonus).
+        parents = sorted({p for p in (self.a.parent[c] for c in self.open_a) if p in self.a2b})
+        for i in parents:
+            j = self.a2b[i]
+            ka = [c for c in self.a.children[i] if c not in self.a2b]
+            kb = [c for c in self.b.children[j] if c not in self.b2a]
+            if not ka or not kb:
+                continue
+            self._pair_in_order(ka, kb, "same text, same parent")
+            ka = [c for c in ka if c not in self.a2b]
+            kb = [c for c in kb if c not in self.b2a]
+            if ka and kb:
+                self._similar(ka, kb, STRUCTURAL_CUTOFF, "same parent", bonus_same_number=True)
+
+    def _pair_in_order(self, ka: list[int], kb: list[int], reason: str) -> None:
+        by_key: dict[str, list[int]] = defaultdict(list)
+        for j in kb:
+            by_key[self.b.key(j)].append(j)
+        seen: Counter[str] = Counter()
+        for i in ka:
+            k = self.a.key(i)
+            cands = by_key.get(k)
+            if cands and seen[k] < len(cands):
+                j = cands[seen[k]]
+                seen[k] += 1
+                if j not in self.b2a:
+                    self.pair(i, j, 1.0, reason)
+
+    def duplicates(self) -> None:
+        """Texts repeated within a release pair by order of position, among nodes of the same level
+        whose parents are paired to each other, or else in document order."""
+        fa, fb = self.free_a(), self.free_b()
+        ga: dict[str, list[int]] = defaultdict(list)
+        gb: dict[str, list[int]] = defaultdict(list)
+        for i in fa:
+            ga[self.a.key(i)].append(i)
+        for j in fb:
+            gb[self.b.key(j)].append(j)
+        for k, ia in ga.items():
+            jb = gb.get(k)
+            if not jb:
+                continue
+            for i in ia:
+                pi = self.a.parent[i]
+                want = self.a2b.get(pi, -2)
+                found = next((j for j in jb if j not in self.b2a and self.b.parent[j] == want), None)
+                if found is None and len(ia) == len(jb):
+                    found = next((j for j in jb if j not in self.b2a), None)
+                if found is not None:
+                    self.pair(i, found, 1.0, "same text; repeated text paired by parent and order")
+
+    def similarity(self) -> None:
+        """Everything left, by level: similarity with a cut-off, greedy one-to-one."""
+        levels = sorted({self.a.level[i] for i in self.open_a})
+        for lv in levels:
+            fa = [i for i in self.free_a() if self.a.level[i] == lv]
+            if lv == _UNNUMBERED:
+                fb = [j for j in self.free_b() if self.b.level[j] in (int(Level.RULE), _UNNUMBERED)]
+            else:
+                fb = [j for j in self.free_b() if self.b.level[j] == lv]
+            if fa and fb:
+                cutoff = (
+                    TITLE_CUTOFF if lv <= int(Level.HEADING) else PAIR_CUTOFF if lv == _UNNUMBERED else LOOSE_CUTOFF
+                )
+                self._similar(fa, fb, cutoff, "similar text", bonus_same_number=False)
+
+    def _similar(self, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
+        qa = [self.a.body(i) for i in fa]
+        qb = [self.b.body(j) for j in fb]
+        cands: list[tuple[float, float, int, int]] = []
+        a2b, parent_b, rules_b, seen_a = self.a2b, self.b.parent, self.b.rules, self.b_seen_by_a
+        try:
+            rows = self.likeness.alike(qa, qb)
+        except OverBudgetError:
+            raise self._too_much(fa, fb) from None
+        for x, row in enumerate(rows):
+            i = fa[x]
+            # What ``_structure`` compares, per row: where i's parent and neighbours went (-2 and -3: nowhere).
+            pa = self.a.parent[i]
+            up = a2b.get(pa, -2) if pa >= 0 else -2
+            before = a2b.get(i - 1, -2) + 1 if i > 0 else -1
+            after = a2b.get(i + 1, -2) - 1
+            number, outside = self.a.rules[i].number, not self.a_seen_by_b[i]
+            for y, s in row:
+                j = fb[y]
+                structural = (10.0 if parent_b[j] == up else 0.0) + (4.0 if j == before else 0.0)
+                if j == after:
+                    structural += 4.0
+                if bonus_same_number and number == rules_b[j].number:
+                    structural += 8
+                # Most texts compared are alike enough only with structural evidence, and have none: the
+                # cheap test first.
+                if s < cutoff and (s < STRUCTURAL_CUTOFF or structural < 10):
+                    continue
+                if structural < 10 and self._names_disagree(i, j):
+                    continue
+                if s < OUTSIDE_CUTOFF and outside and not seen_a[j]:
+                    # Neither side's source covers the other's node: only a near-identical text may
+                    # claim that one moved into the other (partial dumps of different sections).
+                    continue
+                cands.append((s + structural, s, i, j))
+        cands.sort(key=lambda t: (-t[0], t[2], t[3]))
+        for total, s, i, j in cands:
+            if i in self.a2b or j in self.b2a:
+                continue
+            # The score keeps the structural evidence; the reason says it in words.
+            evidence = self._evidence(i, j, why) if total > s else ""
+            if (
+                self.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}")
+                and total < UNCERTAIN_BELOW
+            ):
+                # Text alone, and not much of it alike: kept (the mutation benchmark shows such pairs are
+                # mostly right) but marked.
+                self.uncertain.add(i)
+
+    def _too_much(self, fa: list[int], fb: list[int]) -> AlignmentError:
+        """The error of a similarity pass over the budget, naming the longest text left to compare (on either
+        side: the likeliest cause, whichever release it is in)."""
+        size, side, k = max(
+            [(len(self.a.body(i)), self.a, i) for i in fa] + [(len(self.b.body(j)), self.b, j) for j in fb],
+            key=lambda t: t[0],
+        )
+        other = self.b if side is self.a else self.a
+        r = side.rules[k]
+        return AlignmentError(
+            f"too much unlike text to align with {other.doc.version.source}: {r.named} holds {size:,} characters, "
+            f"and the alignment would compare more than {BUDGET_TIMES} times as much text as any two real releases",
+            source=side.doc.version.source,
+            line=r.line,
+        )
+
+    def _evidence(self, i: int, j: int, said: str) -> str:
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        parts = []
+        if pa >= 0 and self.a2b.get(pa) == pb and "parent" not in said:
+            parts.append("same parent")
+        if self.a.rules[i].number == self.b.rules[j].number:
+            parts.append("same number")
+        if (i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1) or self.a2b.get(i + 1) == j + 1:
+            parts.append("same neighbours")
+        return "; " + ", ".join(parts) if parts else ""
+
+    def evidence(self, i: int, j: int) -> float:
+        """How much of the meaning went from ``i`` to ``j`` (0..1): the word-weighted share of i's
+        descendants paired into j's subtree and of j's descendants paired from i's, the smaller of the
+        two; nodes without descendants compare their words (bags, both ways, the smaller)."""
+        da, db = self.a.descendants(i), self.b.descendants(j)
+        if da and db:
+            sa, sb = set(da), set(db)
+            wa_, wb_ = self.a.weight, self.b.weight
+            wa = sum(wa_(d) for d in da) or 1
+            wb = sum(wb_(d) for d in db) or 1
+            fa = sum(wa_(d) for d in da if self.a2b.get(d, -1) in sb)
+            fb = sum(wb_(d) for d in db if self.b2a.get(d, -1) in sa)
+            return min(fa / wa, fb / wb)
+        ba, bb = word_bag(self.a.body(i)), word_bag(self.b.body(j))
+        common = shared_words(ba, bb)
+        return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
+
+    def text_names_other(self, i: int, j: int) -> bool:
+        """The texts name the other's keyword and not their own: a page heading that disagrees with its
+        paragraph (the 2017 keyword page's "Impulse" defines Surge). The content decides then."""
+        ta, tb = self.a.title(i), self.b.title(j)
+        text_a, text_b = title_key(self.a.body(i)), title_key(self.b.body(j))
+        return (tb in text_a and ta not in text_a) or (ta in text_b and tb not in text_b)
+
+    def names_differ(self, i: int, j: int) -> bool:
+        ra, rb = self.a.rules[i].title, self.b.rules[j].title
+        if ra == rb:
+            return False  # the same raw title is the same compared title: most pairs stop here
+        ta, tb = self.a.title(i), self.b.title(j)
+        return bool(ta or tb) and ta != tb
+
+    def gate(self) -> bool:
+        """A link between differently named nodes (titles, keyword names, or a named node and an
+        unnamed one) stands only on strong evidence that the content went there; an unnumbered keyword
+        entry never links to a differently named keyword. Turned-down parents take with them the
+        children that paired only because the parents did. True when something was undone."""
+        undone = False
+        for i, j in sorted(self.a2b.items()):
+            if self.a2b.get(i) != j or not self.names_differ(i, j):
+                continue
+            keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
+            if keyword and self.a.title(i) and self.b.title(j) and not self.text_names_other(i, j):
+                ok = False
+            else:
+                share = self.evidence(i, j)
+                ok = share >= EVIDENCE
+                if ok and share < STRONG_EVIDENCE and i not in self.uncertain:
+                    # The gate runs more than once: say it once.
+                    self.uncertain.add(i)
+                    self.reason[i] += f"; uncertain: only {share:.0%} of the content went there under another name"
+            if ok:
+                continue
+            self.unpair(i)
+            undone = True
+            for c in self.a.children[i]:
+                d = self.a2b.get(c)
+                if (
+                    d is not None
+                    and self.b.parent[d] == j
+                    and fuzz.ratio(self.a.body(c), self.b.body(d)) < LOOSE_CUTOFF
+                ):
+                    self.unpair(c)
+        return undone
+
+    def _names_disagree(self, i: int, j: int) -> bool:
+        """The two texts sit under differently named rules and each names only its own ("... cards with
+        morph" under Morph, "... for more information" under Cloak): boilerplate, not the same rule."""
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        if pa < 0 or pb < 0:
+            return False
+        ta, tb = self.a.title(pa), self.b.title(pb)
+        if not ta or not tb or ta == tb:
+            return False
+        text_a, text_b = self.a.folded(i), self.b.folded(j)
+        return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
+
+    def _structure(self, i: int, j: int) -> float:
+        """Bonus points for structural agreement: the parents are paired with each other, or the
+        neighbours before/after are."""
+        bonus = 0.0
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        if pa >= 0 and self.a2b.get(pa) == pb:
+            bonus += 10
+        if i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1:
+            bonus += 4
+        if self.a2b.get(i + 1) == j + 1 and j + 1 < len(self.b.rules):
+            bonus += 4
+        return bonus
+
+    def run(self, flipped: bool = False) -> list[Pair]:
+        """The pairs, by old position; ``flipped``: this matcher runs new -> old, so each pair is turned
+        round (and ordered by the caller's old position) as it is made."""
+        self.same_content()
+        self.exact_unique()
+        self.titles()
+        self.titles_across_levels()
+        self.parent_votes()
+        self.siblings()
+        self.duplicates()
+        self.exact_unique()
+        self.similarity()
+        self.parent_votes()
+        self.siblings()
+        # Passes run again after the gate may make new weak links; the last gate has the final word.
+        for _ in range(4):
+            if not self.gate():
+                break
+            self.similarity()
+            self.parent_votes()
+            self.siblings()
+        else:
+            self.gate()
+        score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
+        # In the caller's old order, each pair the caller's way round.
+        items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
+        make = _turned_pair if flipped else _pair
+        return [
+            make(i, j, s if (s := score[i]) == 1.0 else round(s, 4), reason[i], i in uncertain, i in same)
+            for i, j in items
+        ]
+
+
+# One per paired node: made without the frozen __init__'s cost (slots.py).
+_pair = slot_filler(Pair, "old new score reason uncertain same")
+_second = itemgetter(1)
+
+
+# The pair (i, j) of a matcher that ran new -> old, as its caller reads it: the same constructor, its first two
+# arguments the other way round.
+_turned_pair = slot_filler(Pair, "new old score reason uncertain same")
+
+
+def _has_other_source(
+    side: Side, x: int, other: Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
+) -> bool:
+    p = side.parent[x]
+    k = to_other.get(p, -1) if p >= 0 else -1
+    return k >= 0 and any(
+        c != claimant and c not in from_other and fuzz.ratio(other.body(c), side.body(x)) >= STRUCTURAL_CUTOFF
+        for c in other.children[k]
+    )
+
+
+def match(old: Document, new: Document, likeness: Likeness | None = None) -> list[Pair]:
+    """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
+
+    The passes are greedy, so they run in one canonical orientation (by content hash) and the result
+    is inverted when asked the other way round: aligning A->B and B->A gives inverse maps. ``likeness``
+    remembers text similarities between calls (one alignment matches twice when a term was renamed);
+    it must be made with STRUCTURAL_CUTOFF."""
+    if _orientation(old) <= _orientation(new):
+        return _Matcher(old, new, likeness).run()
+    return _Matcher(new, old, likeness).run(flipped=True)
+
+
+def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: list[K]) -> list[tuple[int, int]]:
+    """The positions of ``a`` and ``b`` whose key occurs exactly once among each side's keys, paired (Heckel's
+    unique anchors), in ``a``'s order."""
+    count_a, count_b = Counter(keys_a), Counter(keys_b)
+    where_b = {k: j for j, k in zip(b, keys_b, strict=True) if count_b[k] == 1}
+    return [(i, where_b[k]) for i, k in zip(a, keys_a, strict=True) if count_a[k] == 1 and k in where_b]
+
+
+def _orientation(doc: Document) -> tuple[str, str, int]:
+    return (doc.version.sha256, doc.version.label, len(doc.rules))
+
+
+def longest_increasing(values: Iterable[int]) -> set[int]:
+    """Indices (into ``values``) of one longest strictly increasing subsequence, O(n log n)."""
+    import bisect
+
+    vals = list(values)
+    tails: list[int] = []
+    tails_at: list[int] = []
+    prev = [-1] * len(vals)
+    for k, v in enumerate(vals):
+        if not tails or v > tails[-1]:
+            # Most of a real sequence runs upwards: past the last tail, the search would answer its length.
+            prev[k] = tails_at[-1] if tails_at else -1
+            tails.append(v)
+            tails_at.append(k)
+            continue
+        p = bisect.bisect_left(tails, v)
+        tails[p] = v
+        tails_at[p] = k
+        prev[k] = tails_at[p - 1] if p else -1
+    out: set[int] = set()
+    k = tails_at[-1] if tails_at else -1
+    while k >= 0:
+        out.add(k)
+        k = prev[k]
+    return out

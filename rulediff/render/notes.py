@@ -1,0 +1,467 @@
+"""Release notes of an Alignment as a rules manager publishes them: one view-model, in bulletin order, read
+by the Markdown, HTML and ``rulediff.notes/1.1`` renderers; and the one sentence of counts they all print."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..matcher.records import (
+    COLLAPSED,
+    MUST_READ,
+    Alignment,
+    Change,
+    GlossaryChange,
+    Kind,
+    Shown,
+    glossary_shown,
+    reader_changes,
+    reader_counts,
+    shown_as,
+)
+from ..model import Document, Rule
+from ..numbering import RuleNumber
+from ..words.diff import one_output
+from ..words.records import Rename
+from .passages import LONG, Passage, list_change, marked, plain
+from .shifts import ShiftRange, shifts
+
+# 1.1 added "renames" and "renamed_only".
+NOTES_SCHEMA = "rulediff.notes/1.1"
+
+_NOUNS = {
+    Shown.EDITED: "edited",
+    Shown.ADDED: "added",
+    Shown.REMOVED: "removed",
+    Shown.MOVED: "moved",
+    Shown.SPLIT: "split",
+    Shown.MERGED: "merged",
+}
+_BRIEF = {
+    Shown.RENAMED: lambda n: _plural(n, "rule only renamed", "rules only renamed"),
+    Shown.REFERENCES_ONLY: lambda n: _plural(n, "reference update", "reference updates"),
+    Shown.TYPOGRAPHY_ONLY: lambda n: _plural(n, "typography fix", "typography fixes"),
+    Shown.RENUMBERED: lambda n: f"{n} renumbered",
+}
+SECTION_NAMES = {
+    1: "Game Concepts",
+    2: "Parts of a Card",
+    3: "Card Types",
+    4: "Zones",
+    5: "Turn Structure",
+    6: "Spells, Abilities, and Effects",
+    7: "Additional Rules",
+    8: "Multiplayer Rules",
+    9: "Casual Variants",
+}
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def headline(summary: dict[str, int]) -> str:
+    """The counts in one sentence, identical on stderr, in the Markdown, the HTML and on the site:
+    '19 changes to read: 10 edited, 9 added; glossary: 4 terms; in brief: 2 reference updates,
+    12 renumbered.' or 'No changes.'"""
+    counts = reader_counts(summary)
+    total = reader_changes(summary)
+    parts = []
+    if total:
+        detail = ", ".join(f"{counts[s]} {_NOUNS[s]}" for s in MUST_READ if counts[s])
+        parts.append(f"{_plural(total, 'change', 'changes')} to read: {detail}")
+    if counts[Shown.GLOSSARY]:
+        parts.append(f"glossary: {_plural(counts[Shown.GLOSSARY], 'term', 'terms')}")
+    brief = [_BRIEF[s](counts[s]) for s in COLLAPSED if counts[s]]
+    if brief:
+        parts.append(f"in brief: {', '.join(brief)}")
+    if not parts:
+        return "No changes."
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+# --- the view-model ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ExampleNote:
+    label: str  # "Example changed", "New example", "Example removed"
+    old: Passage | None
+    new: Passage | None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One change in the notes: a changed, removed, moved, split or merged rule, or one new rule."""
+
+    id: str
+    shown: Shown
+    kind: Kind
+    number: str  # the number a reader looks up: the new one, or the old one when the rule is gone
+    old_numbers: list[str]
+    new_numbers: list[str]
+    title: str
+    context: str
+    section: int
+    label: str  # "Changed.", "Renumbered from 613.5 and changed.", "Removed.", ...
+    old: list[Passage]
+    new: list[Passage]
+    old_text: str
+    new_text: str
+    list_added: list[str] = field(default_factory=list)
+    list_removed: list[str] = field(default_factory=list)
+    examples: list[ExampleNote] = field(default_factory=list)
+    rewritten: bool = False
+    reason: str = ""
+    extra_ids: list[str] = field(default_factory=list)  # old numbers' anchors: links to where it was
+    uncertain: bool = False  # the link to the old rule stands on weak evidence
+
+
+@dataclass(slots=True)
+class Group:
+    """New rules that belong together: a new keyword with its subrules, or one new rule."""
+
+    id: str
+    label: str  # "New keyword: Airbend (702.190)"
+    entries: list[Entry]
+
+
+@dataclass(slots=True)
+class GlossaryNote:
+    id: str
+    shown: Shown
+    label: str  # "New term", "Term removed", "Term changed"
+    term: str
+    old_term: str | None
+    old: Passage | None
+    new: Passage | None
+
+
+@dataclass(slots=True)
+class Brief:
+    """A rule (or glossary term) shown only by number: its words changed but only in references or
+    typography."""
+
+    id: str
+    number: str
+    old_number: str
+    term: str = ""  # a glossary entry's term (then there is no number)
+
+
+@dataclass(slots=True)
+class Notes:
+    old: dict[str, Any]
+    new: dict[str, Any]
+    summary: dict[str, int]
+    headline: str
+    new_rules: list[Group]
+    changes: list[Entry]
+    glossary: list[GlossaryNote]
+    renumbering: list[ShiftRange]
+    references_only: list[Brief]
+    typography_only: list[Brief]
+    not_covered: int
+    # Terms renamed throughout the release, each said once, and the rules whose only edit is a rename.
+    renames: list[Rename] = field(default_factory=list)
+    renamed_only: list[Brief] = field(default_factory=list)
+    # Unnumbered entries of a partial source given the number of what they aligned with: (title, number, confidence).
+    inferred: list[tuple[str, str, float]] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)  # every id the notes give out, for links within a page
+
+    @property
+    def empty(self) -> bool:
+        return reader_changes(self.summary) == 0 and not (
+            self.glossary or self.renumbering or self.references_only or self.typography_only or self.renames
+        )
+
+    def counts(self) -> dict[str, int]:
+        """What the notes actually show, by reading: must equal the summary's reader counts."""
+        c: Counter[str] = Counter(e.shown.value for g in self.new_rules for e in g.entries)
+        c.update(e.shown.value for e in self.changes)
+        c.update(g.shown.value for g in self.glossary)
+        c[Shown.RENUMBERED.value] += sum(len(r.items) for r in self.renumbering)
+        c[Shown.REFERENCES_ONLY.value] += len(self.references_only)
+        c[Shown.TYPOGRAPHY_ONLY.value] += len(self.typography_only)
+        c[Shown.RENAMED.value] += len(self.renamed_only)
+        return {s.value: c.get(s.value, 0) for s in Shown}
+
+
+def version_info(doc: Document) -> dict[str, Any]:
+    v = doc.version
+    return {
+        "label": v.label,
+        # The file name only (where the checkout lives is no part of the output): it tells apart two
+        # files of one date, such as 2026-08-07 and its re-release.
+        "file": os.path.basename(v.source.replace("\\", "/")) if v.source else None,
+        "effective_date": v.effective_date.isoformat() if v.effective_date else None,
+        "era": v.era,
+        "format": v.format,
+        "sha256": v.sha256,
+        "coverage": doc.coverage.description,
+        "rules": len(doc.rules),
+    }
+
+
+def anchor(number: RuleNumber | None, key: str, side: str = "") -> str:
+    """A permanent, safe id: ``r702.15b`` for a rule in the new version, ``old-702.15b`` where an old
+    rule was, ``k-flashback`` for an unnumbered keyword."""
+    if number is not None:
+        return f"{side or 'r'}{number}" if not side else f"{side}-{number}"
+    slug = re.sub(r"[^a-z0-9]+", "-", key.casefold()).strip("-")[:60] or "node"
+    return f"{side or 'k'}-{slug}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9.]+", "-", text.casefold()).strip("-")[:60] or "node"
+
+
+def _number_id(number: str) -> str:
+    n = RuleNumber.try_parse(number)
+    return anchor(n, number)
+
+
+def _name(r: Rule) -> str:
+    return str(r.number) if r.number is not None else (r.title or r.key)
+
+
+def _context(doc: Document, r: Rule) -> str:
+    """The nearest titled rule above ``r`` ("702.15 Lifelink" for 702.15b), for orientation."""
+    p = r.number.parent if r.number is not None else None
+    while p is not None:
+        up = doc.get(p)
+        if up is not None and up.title:
+            return f"{p} {up.title}"
+        p = p.parent
+    return ""
+
+
+def _section(r: Rule) -> int:
+    if r.number is not None:
+        return r.number.section
+    return 7 if r.category else 0
+
+
+class _Ids:
+    """Every id once, even when a release publishes a number twice (2024-09-20 has two 702.175)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def claim(self, a: str) -> str:
+        k, b = 2, a
+        while b in self.used:
+            b, k = f"{a}-{k}", k + 1
+        self.used.add(b)
+        return b
+
+
+def _examples(al: Alignment, ch: Change, link: bool) -> list[ExampleNote]:
+    out = []
+    for e in ch.examples:
+        if e.kind == "edited" and e.nature is not None and e.nature.value == "substantive":
+            o, n = marked(e.old or "", e.new or "", al.number_map, link)
+            out.append(ExampleNote("Example changed", o, n))
+        elif e.kind == "added":
+            # An example of a new rule is simply part of it (its text starts "Example:" already).
+            out.append(ExampleNote("New example" if ch.old else "", None, plain("New", e.new or "", link)))
+        elif e.kind == "removed":
+            out.append(ExampleNote("Example removed" if ch.new else "", plain("Old", e.old or ""), None))
+    return out
+
+
+def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> Entry:
+    olds = [al.old.rules[i] for i in ch.old]
+    news = [al.new.rules[j] for j in ch.new]
+    home = news[0] if news else olds[0]
+    doc = al.new if news else al.old
+    old_text = "\n".join(r.text for r in olds)
+    new_text = "\n".join(r.text for r in news)
+    old_numbers = [_name(r) for r in olds]
+    new_numbers = [_name(r) for r in news]
+    old: list[Passage] = []
+    new: list[Passage] = []
+    added: list[str] = []
+    removed: list[str] = []
+    title = next((r.title for r in (*news, *olds) if r.title), None) or ""
+    if shown == Shown.ADDED:
+        label = "New rule."
+        new = [plain("New", new_text, link)]
+    elif shown == Shown.REMOVED:
+        label = "Removed."
+        old = [plain("Old", old_text)]
+    elif shown == Shown.SPLIT:
+        # The old rule marked against its parts put together: what no part kept.
+        label = f"{old_numbers[0]} was split into {_and(new_numbers)}."
+        whole, _ = marked(old_text, new_text, al.number_map, link)
+        old = [Passage(f"Old {old_numbers[0]}", whole.runs, whole.excerpt)]
+        new = [plain(f"New {n}", r.text, link) for n, r in zip(new_numbers, news, strict=True)]
+    elif shown == Shown.MERGED:
+        # The merged rule marked against its sources put together: what none of them said.
+        label = f"{_and(old_numbers)} were merged into {new_numbers[0]}."
+        old = [plain(f"Old {n}", r.text) for n, r in zip(old_numbers, olds, strict=True)]
+        _, whole = marked(old_text, new_text, al.number_map, link)
+        new = [Passage(f"New {new_numbers[0]}", whole.runs, whole.excerpt)]
+    else:
+        renumbered = old_numbers != new_numbers
+        if shown == Shown.MOVED:
+            label = f"Moved from {old_numbers[0]}" + (" and changed." if ch.kind == Kind.MOVED_EDITED else ".")
+        elif renumbered:
+            label = f"Renumbered from {old_numbers[0]} and changed."
+        else:
+            label = "Changed."
+        if old_text == new_text:
+            new = [plain("Text", new_text, link)]
+        elif ch.rewritten:
+            label = label[:-1] + ", rewritten."
+            old, new = [plain("Old", old_text)], [plain("New", new_text, link)]
+        else:
+            lc = list_change(old_text, new_text) if max(len(old_text), len(new_text)) > LONG else None
+            if lc is not None:
+                added, removed = lc
+            else:
+                o, n = marked(old_text, new_text, al.number_map, link)
+                old, new = [o], [n]
+    ident = ids.claim(anchor(home.number, home.key, "" if news else "old"))
+    # Every number the change touches can be linked to: the other parts of a split, where the old
+    # rules of a renumbering, move or merge were.
+    extra = [ids.claim(anchor(r.number, r.key)) for r in news[1:]]
+    if news and olds and old_numbers != new_numbers:
+        extra += [ids.claim(anchor(r.number, r.key, "old")) for r in olds]
+    return Entry(
+        id=ident,
+        shown=shown,
+        kind=ch.kind,
+        number=_name(home),
+        old_numbers=old_numbers,
+        new_numbers=new_numbers,
+        title=title,
+        context=_context(doc, home),
+        section=_section(home),
+        label=label,
+        old=old,
+        new=new,
+        old_text=old_text,
+        new_text=new_text,
+        list_added=added,
+        list_removed=removed,
+        examples=_examples(al, ch, link),
+        rewritten=ch.rewritten,
+        reason=ch.reason,
+        extra_ids=extra,
+        uncertain=ch.uncertain,
+    )
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _groups(al: Alignment, added: list[tuple[Change, Entry]], ids: _Ids) -> list[Group]:
+    """New rules grouped under their highest new ancestor; new keywords first, then new keyword
+    actions, then the other new rules in rule order."""
+    numbers = {str(al.new.rules[ch.new[0]].number) for ch, _ in added if al.new.rules[ch.new[0]].number}
+    groups: dict[str, list[Entry]] = {}
+    heads: dict[str, Rule] = {}
+    for ch, e in added:
+        r = al.new.rules[ch.new[0]]
+        root = r.number
+        while root is not None and root.parent is not None and str(root.parent) in numbers:
+            root = root.parent
+        key = str(root) if root is not None else f"k:{r.key}"
+        groups.setdefault(key, []).append(e)
+        heads.setdefault(key, r)
+
+    def rank(key: str) -> int:
+        n = heads[key].number
+        if n is not None and n.rule is not None and not n.letters and heads[key].title:
+            return {702: 0, 701: 1}.get(n.heading or 0, 2)
+        return 2
+
+    out = []
+    for _, key in sorted(enumerate(groups), key=lambda t: (rank(t[1]), t[0])):
+        head = heads[key]
+        level = rank(key)
+        if level < 2:
+            what = "New keyword" if level == 0 else "New keyword action"
+            label = f"{what}: {head.title} ({head.number})"
+        elif head.title:
+            label = f"New rule: {_name(head)} {head.title}"
+        else:
+            ctx = _context(al.new, head)
+            label = f"New rule: {_name(head)}" + (f" (in {ctx})" if ctx else "")
+        out.append(Group(ids.claim(f"new-{key}".replace(":", "-").replace(" ", "-")), label, groups[key]))
+    return out
+
+
+def _glossary_note(al: Alignment, g: GlossaryChange, ids: _Ids, link: bool) -> GlossaryNote:
+    term = g.new.term if g.new else g.old.term if g.old else ""
+    ident = ids.claim(anchor(None, term, "g"))
+    if g.old is None:
+        return GlossaryNote(ident, Shown.GLOSSARY, "New term", term, None, None, plain("New", _lines(g.new), link))
+    if g.new is None:
+        return GlossaryNote(ident, Shown.GLOSSARY, "Term removed", term, None, plain("Old", _lines(g.old)), None)
+    o, n = marked(_lines(g.old), _lines(g.new), al.number_map, link)
+    renamed = g.old.term if g.old.term != g.new.term else None
+    return GlossaryNote(ident, Shown.GLOSSARY, "Term changed", term, renamed, o, n)
+
+
+def _lines(entry: Any) -> str:
+    return str(entry.text).replace("\u2028", "\n")
+
+
+@one_output()
+def build_notes(al: Alignment, link: bool = True) -> Notes:
+    """The notes of ``al``: every change a reader must see exactly once, in bulletin order."""
+    summary = al.summary()
+    ids = _Ids()
+    added: list[tuple[Change, Entry]] = []
+    changes: list[Entry] = []
+    references: list[Brief] = []
+    typography: list[Brief] = []
+    renamed: list[Brief] = []
+    briefs = {Shown.REFERENCES_ONLY: references, Shown.TYPOGRAPHY_ONLY: typography, Shown.RENAMED: renamed}
+    for ch in al.changes:
+        shown = shown_as(ch)
+        if shown is None or shown == Shown.RENUMBERED:
+            continue
+        if shown in briefs:
+            ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
+            briefs[shown].append(Brief(ids.claim(anchor(rb.number, rb.key)), _name(rb), _name(ra)))
+            continue
+        e = _entry(al, ch, shown, ids, link)
+        if shown == Shown.ADDED:
+            added.append((ch, e))
+        else:
+            changes.append(e)
+    glossary = []
+    for g in al.glossary:
+        shown = glossary_shown(g)
+        if shown == Shown.GLOSSARY:
+            glossary.append(_glossary_note(al, g, ids, link))
+        elif shown in briefs and g.new is not None:
+            briefs[shown].append(Brief(ids.claim(anchor(None, g.new.term, "g")), "", "", g.new.term))
+    renumbering = shifts(al)
+    for r in renumbering:
+        r.anchor = ids.claim(f"renumbered-{_slug(r.first_new)}")
+        r.items = [(a, b, ids.claim(_number_id(b))) for a, b, _ in r.items]
+    return Notes(
+        old=version_info(al.old),
+        new=version_info(al.new),
+        summary=summary,
+        headline=headline(summary),
+        new_rules=_groups(al, added, ids),
+        changes=changes,
+        glossary=glossary,
+        renumbering=renumbering,
+        references_only=references,
+        typography_only=typography,
+        not_covered=summary[Kind.NOT_COVERED.value],
+        inferred=sorted((t, n, c) for t, (n, c) in al.inferred.items()),
+        ids=ids.used,
+        renames=list(al.renames),
+        renamed_only=renamed,
+    )

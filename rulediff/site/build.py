@@ -1,0 +1,470 @@
+"""The static release-notes site: an index of versions with a chart, one diff page per consecutive pair (and
+per bridge between partial dumps), one history page per rule lineage, and an offline search page."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._version import __version__
+from ..archive import Archive, VersionRow
+from ..archive.codec import engine_version
+from ..matcher.records import reader_changes
+from ..render.html import to_html
+from .glossary import write_glossary_pages
+from .history import RuleIndex, _num_key, links_hold, plan_history_pages, stamp, write_history_pages
+from .step_cache import StoredEdits, StoredParts, part_key
+from .steps import Lookup, StepMaker
+from .writer import SiteWriter, prepare_folder, write_if_changed
+from ..render.templating import asset, environment, made_by
+from ..support.processes import pool as worker_pool
+
+Progress = Callable[[str, int, int], None]
+
+
+def slug(label: str) -> str:
+    """A file-name-safe form of a label: no separators, no dots at the start, nothing to traverse with."""
+    s = re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-._")
+    return (s or "version")[:60]
+
+
+@dataclass(slots=True)
+class Page:
+    old: VersionRow
+    new: VersionRow
+    path: str
+    role: str  # "consecutive" or "bridge"
+    summary: dict[str, int]
+
+
+def build_site(
+    arc: Archive,
+    out: str | os.PathLike[str],
+    progress: Progress | None = None,
+    *,
+    force: bool = False,
+    on_wait: Callable[[], None] | None = None,
+) -> dict[str, int]:
+    """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
+    returns counts of what was written. ``on_wait`` is called once if another build of ``out`` makes this
+    one wait for more than a second."""
+    root = Path(out)
+    prepare_folder(root, force=force)
+    # One build of a site at a time, each reading the archive after the one before it has ended: the writer
+    # holds the site's lock from here (see sitewriter.JOURNAL).
+    w = SiteWriter(root, on_wait)
+    try:
+        arc.release_caches()  # what archiving kept in memory is not what the pages read
+        # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by
+        # 'add') are stored; each in its own transaction, before the pages are read.
+        arc.refresh_alignments()
+        arc.sync_corrections()
+        arc.ensure_alignments(arc.bridges(), "bridge")
+        # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
+        memo, parts = StoredEdits(arc), StoredParts(arc)
+        with arc.snapshot():
+            stats = _build(arc, root, progress, memo, parts, w)
+        memo.save()
+        parts.save()
+    finally:
+        w.close()  # a build that fails lets the next one in (finish has closed it otherwise)
+    return stats
+
+
+def _build(
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
+) -> dict[str, int]:
+    versions = arc.versions()
+    names = _file_names(versions)
+    pages, uncounted = _pages(arc, versions, names, parts)
+    env = environment()
+
+    idx = RuleIndex.build(arc, versions)
+    diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
+    nav = _neighbours(pages)
+    # A diff page shows its pair's hand corrections: they are part of what it is built from.
+    fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
+    # As a history page's: the key says what the page is made from, and the stamp adds the rule pages it
+    # linked to by number, looked up again (a rule renumbered in a new release moves its page, and every
+    # diff page linking to it must follow; the others are not rendered again).
+    newest = versions[-1].id if versions else 0
+    todo = [
+        p for p in pages if not w.fresh_if(p.path, functools.partial(links_hold, _page_key(p, nav, fixed), idx, newest))
+    ]
+    # Diff pages render in two worker processes while this one works out the glossary and history pages
+    # (what is left of those once the diff pages are done, this one and a fresh worker share: see StepWork);
+    # history pages link into the diff pages (to the rule's card, when the page has one), so they are
+    # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
+    # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
+    # second one's start would take the core this process works on, for less than it saves.
+    size = max(4, -(-len(todo) // 6))
+    chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
+    # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
+    # holds after archiving), and that copy is counted again for each worker.
+    w.expect(p.path for p in todo)  # the workers write these
+    with worker_pool(1 if len(todo) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
+        jobs = [
+            pool.submit(
+                _render_pages,
+                str(arc.path),
+                arc.identity,
+                str(root),
+                [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
+                _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
+            )
+            for c in chunks
+        ]
+        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
+        _search(arc, versions, idx, glossary, w, env)
+        steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
+        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress)
+        work.here_while(lambda: not all(job.done() for job in jobs))
+        done = 0
+        for job, chunk in zip(jobs, chunks, strict=True):
+            for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
+                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote)
+                if counts is not None:
+                    p.summary = counts
+                    parts.put(uncounted[p.path], json.dumps(counts))
+            done += len(chunk)
+            if progress:
+                progress("diff pages", done, len(todo))
+    work.rest_shared()  # the diff pages' workers are gone
+    write_history_pages(pending, steps, _ids_on(root, parts), w, env)
+    for p in pages:
+        if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
+            p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
+            parts.put(uncounted[p.path], json.dumps(p.summary))
+    w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
+
+    w.write("site.css", asset("report.css"))
+    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
+    labels = {v.id: v.label for v in versions}
+    matches = {labels[vid]: i.release_label for vid, i in arc.identified().items() if i.matched and vid in labels}
+    for row in rows:
+        row["matches"] = matches.get(row["label"])
+    index = env.get_template("site_index.html.j2").render(
+        versions=rows,
+        pages=pages,
+        chart=_chart(versions, pages),
+        lineages=lineage_pages,
+        terms=len({g["path"] for g in glossary}),
+        title="Comprehensive Rules archive",
+    )
+    w.write("index.html", index)
+    w.finish()
+    return {
+        "versions": len(versions),
+        "diff_pages": len(pages),
+        "history_pages": len(lineage_pages),
+        "written": w.written,
+        "unchanged": w.skipped,
+    }
+
+
+def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:
+    """What a diff page is built from: the code and templates, the two releases, its neighbours, and the
+    pair's hand corrections (none for almost every page, which keeps their keys as they were); where its
+    rule numbers link is in its stamp (see ``links_hold``). A digest: a stamp is its key, a space, its links."""
+    around = json.dumps(nav.get(p.path, {}), sort_keys=True)
+    key = f"{__version__}:{made_by()}:{p.old.sha256}:{p.new.sha256}:{p.old.id}:{p.new.id}:{around}"
+    return hashlib.sha1((key + (":" + fixed[p.path] if fixed[p.path] != "[]" else "")).encode()).hexdigest()
+
+
+# Diff pages one worker renders while this process makes the rest of the site (adding a release renders
+# the new pair's page, its neighbour's and those whose links to a renumbered rule move: about five).
+FEW_DIFF_PAGES = 8
+
+_NAV = {
+    "index": "../index.html",
+    "search": "../search.html",
+    "history": "../rules/",
+    "glossary": "../glossary/index.html",
+}
+
+
+def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
+    """Previous and next release for every consecutive diff page."""
+    chain = [p for p in pages if p.role == "consecutive"]
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for k, p in enumerate(chain):
+        here: dict[str, dict[str, str]] = {}
+        if k > 0:
+            q = chain[k - 1]
+            here["prev"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
+        if k + 1 < len(chain):
+            q = chain[k + 1]
+            here["next"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
+        out[p.path] = here
+    return out
+
+
+def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
+    """For each version: number -> the address of that rule's history page."""
+    paths = idx.paths
+    return {v: {number: paths[lin] for number, lin in idx.at.get(v, {}).items()} for v in vids}
+
+
+def _render_pages(
+    archive: str,
+    identity: tuple[int, int],
+    root: str,
+    pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
+    addresses: dict[int, dict[str, str]],
+) -> list[tuple[bool, dict[str, int] | None, list[Lookup]]]:
+    """Worker: render diff pages from the archive (read only) and write them; whether each changed, the
+    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
+    the rule pages each linked to by number (release, number, address)."""
+    checked: dict[str, Path] = {}
+    with Archive.open_again(archive, identity) as arc:
+        # Pages come in release order: only the release the pages share is reused. An alignment is not: the
+        # one of the page before is dropped before the next is read (it holds the release before as well).
+        arc.keep_documents(2)
+        out = []
+        for a, b, rel, nav, count in pages:
+            arc.release_alignments()
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
+    return out
+
+
+def _render_page(
+    arc: Archive,
+    root: Path,
+    a: int,
+    b: int,
+    rel: str,
+    nav: dict[str, dict[str, str]],
+    count: bool,
+    addresses: dict[int, dict[str, str]],
+    checked: dict[str, Path],
+) -> tuple[bool, dict[str, int] | None, list[Lookup]]:
+    """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
+    al = arc.alignment(f"#{a}", f"#{b}")
+    made: dict[Lookup, None] = {}
+
+    def rule_history(number: str, new_side: bool) -> str | None:
+        vid = b if new_side else a
+        path = addresses[vid].get(number)
+        url = "../" + path if path else None
+        made[(vid, number, url)] = None
+        return url
+
+    site = {**_NAV, **nav, "rule_history": rule_history}
+    wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
+    return wrote, al.summary() if count else None, list(made)
+
+
+def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:
+    """The ids a written page carries (read once per page), so links into it can name only real anchors.
+    A page's ids are kept in ``parts`` by its file's size, modification time and inode (a page is only
+    ever replaced, never written in place), and a page not written again is not read again: adding one
+    release rewrites one diff page, and the history pages link into all of them."""
+    cache: dict[str, set[str]] = {}
+
+    def ids(rel: str) -> set[str]:
+        if rel not in cache:
+            f = root / rel
+            try:
+                st = os.stat(f)
+            except OSError:
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode):
+                cache[rel] = set()
+                return cache[rel]
+            key = part_key("ids", [rel, st.st_size, st.st_mtime_ns, st.st_ino])
+            kept = parts.get_json(key)
+            if isinstance(kept, list) and all(isinstance(x, str) for x in kept):
+                cache[rel] = set(kept)
+            else:
+                cache[rel] = set(_ID.findall(f.read_text("utf-8")))
+                parts.put(key, json.dumps(sorted(cache[rel])))
+        return cache[rel]
+
+    return ids
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
+
+
+def _file_names(versions: list[VersionRow]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    used: set[str] = set()
+    for v in versions:
+        name = slug(v.label)
+        if name in used:
+            name = f"{name}-v{v.id}"
+        used.add(name)
+        out[v.id] = name
+    return out
+
+
+def _pages(
+    arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
+) -> tuple[list[Page], dict[str, str]]:
+    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
+    summaries, uncounted = _summaries(arc, versions, parts)
+    by_id = {v.id: v for v in versions}
+    pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
+    consecutive = {(a, b) for a, b, _ in pairs}
+    pairs += [(a, b, "bridge") for a, b in arc.bridges() if (a, b) not in consecutive]
+    out = []
+    waiting = {}
+    for a, b, role in pairs:
+        path = f"diff/{names[a]}--{names[b]}.html"
+        out.append(Page(by_id[a], by_id[b], path, role, summaries.get((a, b), {})))
+        if (a, b) in uncounted:
+            waiting[path] = uncounted[(a, b)]
+    return out, waiting
+
+
+def _summaries(
+    arc: Archive, versions: list[VersionRow], parts: StoredParts
+) -> tuple[dict[tuple[int, int], dict[str, int]], dict[tuple[int, int], str]]:
+    """The counts of every stored pair, as ``Archive.summaries`` gives them: a pair with hand corrections is
+    counted as its diff page shows it, corrections applied. That takes aligning the pair again, so those
+    counts are kept with the rendered steps (by the two releases, the corrections and the matcher); the
+    ones not kept yet are left out, with the key to keep them by: the worker that renders the pair's page
+    counts it, or the build does once the pages are written."""
+    shas = {v.id: v.sha256 for v in versions}
+    out: dict[tuple[int, int], dict[str, int]] = {}
+    missing: dict[tuple[int, int], str] = {}
+    for (a, b), counts in arc.matcher_summaries().items():
+        fixes = arc.corrections(a, b)
+        if fixes:
+            key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
+            counts = parts.get_json(key)
+            if not isinstance(counts, dict):
+                missing[(a, b)] = key
+                continue
+        out[(a, b)] = counts
+    return out, missing
+
+
+_PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
+
+
+def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
+    """Per version, the keyword abilities and keyword actions it introduced, read from the data: rules that
+    first appear in it under a heading titled "Keyword Abilities" or "Keyword Actions" (702 and 701
+    today, 502 before 2009) that the previous version also has."""
+    heads: dict[tuple[int, str], str] = {}
+    for items in idx.by_lineage.values():
+        for _, vid, number, title, _ in items:
+            if number and "." not in number and title and "keyword" in title.casefold():
+                heads[(vid, number)] = title
+    out: dict[int, list[tuple[str, str]]] = {}
+    for items in idx.by_lineage.values():
+        _, vid, number, title, _ = items[0]  # where it first appears: a lineage's rows are in release order
+        k = idx.order[vid]
+        if k == 0 or not number or not title or number.count(".") != 1 or number[-1].isalpha():
+            continue
+        parent = number.split(".", 1)[0]
+        prev = idx.versions[k - 1].id
+        if (vid, parent) in heads and (prev, parent) in heads:
+            out.setdefault(vid, []).append((number, title))
+    return {vid: [t for _, t in sorted(xs, key=lambda x: _num_key(x[0]))] for vid, xs in out.items()}
+
+
+def _version_rows(
+    versions: list[VersionRow], pages: list[Page], names: dict[int, str], keywords: dict[int, list[str]]
+) -> list[dict[str, Any]]:
+    into = {p.new.id: p for p in pages if p.role == "consecutive"}
+    rows = []
+    for v in versions:
+        p = into.get(v.id)
+        changes = None
+        overlap = True
+        if p is not None and p.summary:
+            s = p.summary
+            changes = reader_changes(s)
+            paired = sum(s.get(k, 0) for k in _PAIRED_KINDS)
+            overlap = paired > 0 or s.get("added", 0) + s.get("removed", 0) > 0
+        rows.append(
+            {
+                "label": v.label,
+                "date": v.date,
+                "new": keywords.get(v.id, []),
+                "format": v.format,
+                "rules": v.rule_count,
+                "size": v.size,
+                "changes": changes,
+                "overlap": overlap,
+                "diff": p.path if p else None,
+                "provenance": v.provenance or v.source,
+            }
+        )
+    return rows
+
+
+def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
+    """An inline SVG of rules (line) and changes (bars) per version, as plain numbers for the template."""
+    width, height, pad = 900, 220, 30
+    n = max(1, len(versions))
+    top_rules = max((v.rule_count for v in versions), default=1) or 1
+    changes = {p.new.id: reader_changes(p.summary) for p in pages if p.role == "consecutive"}
+    top_changes = max(changes.values(), default=1) or 1
+    step = (width - 2 * pad) / max(1, n - 1)
+    points, bars = [], []
+    for k, v in enumerate(versions):
+        x = pad + k * step
+        y = height - pad - (height - 2 * pad) * v.rule_count / top_rules
+        points.append(f"{x:.1f},{y:.1f}")
+        c = changes.get(v.id, 0)
+        h = (height - 2 * pad) * c / top_changes
+        bars.append({"x": round(x - 2, 1), "y": round(height - pad - h, 1), "h": round(h, 1), "label": v.label, "n": c})
+    return {
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "line": " ".join(points),
+        "bars": bars,
+        "top_rules": top_rules,
+        "top_changes": top_changes,
+        "first": versions[0].date if versions else "",
+        "last": versions[-1].date if versions else "",
+    }
+
+
+def _search(
+    arc: Archive, versions: list[VersionRow], idx: RuleIndex, glossary: list[dict[str, Any]], w: SiteWriter, env: Any
+) -> None:
+    """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
+    and glossary entries, each with the page it leads to."""
+    rules = sorted(_search_spans(idx, arc.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
+    for g in glossary:
+        entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])
+    data = {"versions": [v.label for v in versions], "entries": entries}
+    w.write(
+        "search-index.js",
+        "window.RULEDIFF_INDEX = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n",
+    )
+    w.write("search.html", env.get_template("search.html.j2").render(count=len(entries)))
+
+
+def _search_spans(idx: RuleIndex, texts: dict[int, str]) -> list[list[Any]]:
+    """[searchable text, number, lineage, first, last] once per distinct searchable text (``texts``: body id ->
+    its text) and lineage: typography-only variants collapse. ``first`` and ``last`` are the positions of the
+    first and last version it is in; ``number`` is the one it has in that last version (its first rule there,
+    as stored)."""
+    acc: dict[tuple[str, int], list[Any]] = {}
+    for (body, lin), (first, last, number, row) in idx.spans.items():
+        key = (texts[body], lin)
+        e = acc.get(key)
+        if e is None:
+            acc[key] = [key[0], number, lin, first, last, row]
+            continue
+        if first < e[3]:
+            e[3] = first
+        if last > e[4] or (last == e[4] and row < e[5]):
+            e[1], e[4], e[5] = number, last, row
+    return [e[:5] for e in acc.values()]

@@ -1,0 +1,123 @@
+"""The site's glossary: one page per term followed through every release and its renames, an A-Z index,
+and the entries the offline search looks through."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import partial
+from typing import Any
+
+from markupsafe import Markup
+
+from ..archive import Archive, VersionRow
+from .history import RuleIndex, file_slug, links_hold, run_key, stamp
+from .step_cache import StoredEdits, StoredParts, fill, glossary_step
+from .steps import Lookup
+from ..render.templating import made_by
+from ..history.glossary import term_key
+from ..history.timeline import stretches
+
+
+def _rule_url(idx: RuleIndex, vid: int, at: int | None, made: dict[Lookup, None], number: str) -> str | None:
+    """The address of rule ``number`` as release ``vid`` numbers it, noted in ``made`` as looked up in ``at``
+    (None: the newest release, whichever it is)."""
+    url = idx.url(vid, number)
+    made[(at, number, url)] = None
+    return url
+
+
+def write_glossary_pages(
+    arc: Archive,
+    versions: list[VersionRow],
+    diff_into: dict[int, str],
+    idx: RuleIndex,
+    w: Any,
+    env: Any,
+    memo: StoredEdits,
+    parts: StoredParts,
+) -> list[dict[str, Any]]:
+    """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
+    last version index) for every distinct definition. "See rule 702.15" in a definition links to the
+    history of the rule that number named in that release."""
+    order = {v.id: k for k, v in enumerate(versions)}
+    newest = len(versions) - 1
+    by_key: dict[str, dict[int, tuple[str, str]]] = {}
+    keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
+    for vid, _pos, term, text in arc.glossary_in_order(v.id for v in versions):
+        key = keys.get(term)
+        if key is None:
+            key = keys[term] = term_key(term)
+        by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
+    # Only a release with a glossary can say a term is gone (a partial dump has none).
+    with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
+    last_glossary = with_glossary[-1] if with_glossary else -1
+    template = env.get_template("glossary_term.html.j2")
+    used: set[str] = set()
+    listing: list[dict[str, Any]] = []
+    search: list[dict[str, Any]] = []
+    for key in sorted(by_key):
+        seen = by_key[key]
+        ks = sorted(seen)
+        name, n = file_slug(key), 2
+        while name in used:
+            name, n = f"{file_slug(key)}-{n}", n + 1
+        used.add(name)
+        path = f"glossary/{name}.html"
+        latest = seen[ks[-1]][0]
+        terms = list(dict.fromkeys(seen[k][0] for k in ks))
+        listing.append(
+            {
+                "path": name + ".html",
+                "term": latest,
+                "formerly": [t for t in terms if t != latest],
+                "first": versions[ks[0]].label,
+                "last": versions[ks[-1]].label,
+                "current": ks[-1] >= last_glossary,
+            }
+        )
+        texts: dict[str, list[int]] = {}
+        for k in ks:
+            texts.setdefault(seen[k][1], []).append(k)
+        for text, at in texts.items():
+            search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
+        gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
+        # As a rule's page (see site_history): what the page shows, with no word of the newest release unless
+        # the term changed in it, and the lookups its definitions made by number, looked up again.
+        runs: list[list[Any]] = []
+        for k in ks:
+            if runs and k == runs[-1][1] + 1 and seen[k] == seen[runs[-1][1]]:
+                runs[-1][1] = k
+            else:
+                runs.append([k, k])
+        key_hash = hashlib.sha1(
+            json.dumps(
+                [
+                    made_by(),  # the code and templates that make it
+                    path,
+                    [[*run_key(versions, diff_into, a, b), *seen[a]] for a, b in runs],
+                    gone.label if gone is not None else None,
+                ]
+            ).encode()
+        ).hexdigest()
+        if w.fresh_if(path, partial(links_hold, key_hash, idx, versions[-1].id)):
+            continue
+        entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
+        steps = []
+        made: dict[Lookup, None] = {}
+        for n, s in enumerate(stretches(entries, edits=False), 1):
+            page = diff_into.get(s.first.id)
+            diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
+            to = None if order[s.last.id] == newest else s.last.label
+            url_of = partial(_rule_url, idx, s.last.id, None if to is None else s.last.id, made)
+            part = glossary_step(s, n, to, diff_link, memo, parts)
+            steps.append(Markup(fill(part, url_of)))
+        w.write(
+            path,
+            template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
+            stamp(key_hash, made),
+        )
+    listing.sort(key=lambda e: e["term"].casefold())
+    w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
+    search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
+    return search

@@ -1,0 +1,401 @@
+"""Writing the static site into its folder and nowhere else: paths checked to stay inside, files replaced
+atomically through unique temp files (never through a symlink, never over a device or a FIFO), and a stamp
+of what each page was built from, so a rebuild rewrites only what changed."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import stat
+import time
+import weakref
+from collections.abc import Callable, Iterable
+from pathlib import Path, PurePosixPath
+
+from ..errors import OutputError
+from ..support.safe_write import NEW_FILE, TEMP_NAME, fresh_file_beside
+
+STAMP = ".rulediff-site.json"
+# The pages a build is about to write, one name a line, written before each page is. A build holds a lock on
+# it while it runs (the next one waits), and empties it once its stamp is saved: what a build killed midway
+# (kill -9, a full disk, Ctrl-C) left in it are the pages its stamp cannot vouch for.
+JOURNAL = ".rulediff-site.journal"
+# How long a build waits for another one writing the same site to end.
+LOCK_WAIT = 600.0
+
+
+def safe_relative(rel: object) -> str | None:
+    """``rel`` as a path inside the site ("diff/a--b.html"), or None when it could lead outside it: absolute,
+    '..', backslashes, drive letters, empty parts, control characters."""
+    if not isinstance(rel, str) or not rel or len(rel) > 255:
+        return None
+    if "\\" in rel or ":" in rel or any(ord(c) < 32 for c in rel):
+        return None
+    parts = PurePosixPath(rel).parts
+    if rel.startswith("/") or not parts or any(p in ("..", ".", "") for p in parts):
+        return None
+    return "/".join(parts) if "/".join(parts) == rel else None
+
+
+def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Path:
+    """The path of ``rel`` under ``root``, after checking that no folder on the way is a symlink or leads out.
+    ``checked`` (folder -> its path) spares a writer walking and resolving the same folders for every page:
+    a folder seen before is only checked to be a plain folder still."""
+    clean = safe_relative(rel)
+    if clean is None:
+        raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
+    parts = PurePosixPath(clean).parts
+    where = "/".join(parts[:-1])
+    folder = checked.get(where) if checked is not None else None
+    if folder is not None:
+        try:
+            plain = stat.S_ISDIR(os.lstat(folder).st_mode)
+        except OSError:
+            plain = False
+        if plain:
+            return folder / parts[-1]
+    real_root = root.resolve()
+    folder = root
+    for part in parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise OutputError(
+                f"{part!r} is not a plain folder of the site; refusing to write through it", source=str(folder)
+            )
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as e:
+            raise OutputError(f"cannot create the folder: {e.strerror}", source=str(folder)) from None
+    if folder.resolve() != real_root and real_root not in folder.resolve().parents:
+        raise OutputError(f"refusing to write outside the site folder: {rel!r}", source=str(root))
+    if checked is not None:
+        checked[where] = folder
+    return folder / parts[-1]
+
+
+def _existing_kind(target: Path | str) -> str | None:
+    """None (absent: nothing, or a file where a folder on the way should be), "file", "symlink", or what
+    else stands there."""
+    try:
+        st = os.lstat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        # A page under a file planted where its folder was is absent: writing it, _inside names the file.
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        return "symlink"
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    return "folder" if stat.S_ISDIR(st.st_mode) else "special file"
+
+
+def write_if_changed(
+    root: Path,
+    rel: str,
+    text: str,
+    checked: dict[str, Path] | None = None,
+    before: Callable[[str], None] | None = None,
+) -> bool:
+    """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
+    at the name is replaced, not followed; a folder, device, FIFO or socket there is an error. ``checked``:
+    see ``_inside``; ``before(rel)`` is called when the page is about to be written (not when it is kept)."""
+    target = _inside(root, rel, checked)
+    data = text.encode("utf-8")
+    kind = _existing_kind(target)
+    if kind in ("folder", "special file"):
+        raise OutputError(f"a {kind} stands where the site has a page; refusing to replace it", source=str(target))
+    if kind == "file" and target.stat().st_size == len(data) and target.read_bytes() == data:
+        return False
+    if before is not None:
+        before(rel)
+    try:
+        fd, tmp = fresh_file_beside(target)
+    except OSError as e:
+        raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
+        raise
+    return True
+
+
+def is_site(root: Path) -> bool:
+    return (root / STAMP).is_file() and not (root / STAMP).is_symlink()
+
+
+def prepare_folder(root: Path, *, force: bool = False) -> None:
+    """Make ``root`` ready for a site: created if absent; an existing folder must be empty or a rulediff
+    site (one with our stamp) unless ``force``; never a file or a dangling symlink. A symlink to a folder is the
+    folder the user named, and is followed (a site published from ``/var/www`` through a link)."""
+    if root.is_symlink() and not root.is_dir():
+        raise OutputError("is a dangling symlink; expected a folder", source=str(root))
+    if root.exists() and not root.is_dir():
+        raise OutputError("exists and is not a folder", source=str(root))
+    parent = root.parent if str(root.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"folder {str(parent)!r} does not exist", source=str(root))
+    try:
+        root.mkdir(exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create the folder: {e.strerror}", source=str(root)) from None
+    # Look at the folder before asking whether it is a site: a build starting beside this one stamps the
+    # folder before it puts anything else in, so whatever is seen here was there before, or the stamp is too.
+    occupied = any(root.iterdir())
+    if is_site(root):
+        return
+    if occupied and not force:
+        raise OutputError(
+            "a folder with other files, not a rulediff site; choose an empty folder or use --force", source=str(root)
+        )
+    # Stamp the folder before any page goes in, so a second build started meanwhile knows it is a site. The
+    # stamp is made in place and exclusively, not through a temp file: a build that looked at the folder
+    # between another's temp file and its rename took the temp file for a user's file and refused.
+    try:
+        fd = os.open(root / STAMP, NEW_FILE, 0o666)
+    except FileExistsError:
+        if is_site(root):
+            return  # another build stamped it meanwhile
+        if not force:
+            raise OutputError(
+                "a folder with other files, not a rulediff site; choose an empty folder or use --force",
+                source=str(root),
+            ) from None
+        write_if_changed(root, STAMP, "{}\n")  # replaces what was planted there, never writes through it
+        return
+    except OSError as e:
+        raise OutputError(f"cannot write: {e.strerror}", source=str(root / STAMP)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write("{}\n")
+    except OSError as e:  # a full disk: the stamp left empty reads as a site with nothing built yet
+        raise OutputError(f"cannot write: {e.strerror}", source=str(root / STAMP)) from None
+
+
+class SiteWriter:
+    """Writes files under ``root`` only when their bytes change, and remembers what each page was built
+    from, so a rebuild after adding one release renders only what that release touches. Only files this
+    writer (or an earlier build) recorded are ever removed, and only plain files inside the folder.
+
+    One build writes a site at a time (a second waits for the first: see JOURNAL), and a build that stopped
+    midway is mended by the next: the pages it had started to write are made again, those it added that are
+    no longer part of the site are removed, and so are its temp files. Call ``finish`` at the end of a build,
+    or ``close`` when it fails."""
+
+    def __init__(self, root: Path, on_wait: Callable[[], None] | None = None) -> None:
+        """``on_wait`` is called once if another build of the site holds it for more than a second."""
+        self.root = root
+        self._prefix = os.path.join(root, "")  # the folder's path as text: a page's is this and its name
+        self.written = 0
+        self.skipped = 0
+        self.seen: set[str] = set()
+        self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
+        self._journal, self._writable, left = _open_journal(root, on_wait)
+        # A writer dropped without finish or close (a library caller's) lets the next build in when it goes.
+        self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
+        # Read after the lock is ours: a build that held it has saved its stamp by now.
+        self.stamps: dict[str, str] = self._read_stamps()
+        if left is None:  # a journal too long to be a build's: no page stamped is trusted
+            left = list(self.stamps)
+        # Pages an earlier build may have written, beside its stamp's (see finish): those its journal names.
+        self.owned = set(left)
+        for rel in left:
+            self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
+        if left:
+            _remove_temp_files(root, [*left, STAMP])
+
+    def _read_stamps(self) -> dict[str, str]:
+        stamp = self.root / STAMP
+        if not is_site(self.root):
+            return {}
+        try:
+            data = json.loads(stamp.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return {}  # a damaged stamp (or one nested past the decoder's depth) only costs a full rebuild
+        if not isinstance(data, dict):
+            return {}
+        return {k: v for k, v in data.items() if safe_relative(k) == k and k != STAMP and isinstance(v, str)}
+
+    def fresh_if(self, rel: str, holds: Callable[[str], bool]) -> bool:
+        """Is ``rel`` already built, from a key ``holds`` accepts (a key that names what the page looked up,
+        to be looked up again)?"""
+        self.seen.add(rel)
+        old = self.stamps.get(rel)
+        return old is not None and holds(old) and _existing_kind(self._prefix + rel) == "file"
+
+    def expect(self, rels: Iterable[str]) -> None:
+        """Note in the journal that ``rels`` are about to be written (by this process or a worker)."""
+        data = memoryview("".join(f"{rel}\n" for rel in rels).encode("utf-8"))
+        if self._journal is None or not data:
+            return  # a site whose folder is read-only: nothing can be written there
+        if not self._writable:
+            raise OutputError("cannot write: Permission denied", source=str(self.root / JOURNAL))
+        try:
+            while data:
+                data = data[os.write(self._journal, data) :]
+        except OSError as e:
+            raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+
+    def _note(self, rel: str) -> None:
+        if rel != STAMP:
+            self.expect([rel])
+
+    def write(self, rel: str, text: str, key: str | None = None) -> None:
+        self.seen.add(rel)
+        if write_if_changed(self.root, rel, text, self.checked, self._note):
+            self.written += 1
+        else:
+            self.skipped += 1
+        if key is not None:
+            self.stamps[rel] = key
+
+    def record(self, rel: str, key: str, wrote: bool) -> None:
+        """A page another process wrote."""
+        self.seen.add(rel)
+        self.stamps[rel] = key
+        if wrote:
+            self.written += 1
+        else:
+            self.skipped += 1
+
+    def close(self) -> None:
+        """Let the next build in, leaving the journal as it is (a build that failed: the next one mends it)."""
+        if self._release is not None:
+            self._release()  # closes the journal, and the lock goes with it
+            self._release = None
+        self._journal = None
+
+    def _remove_old(self, rel: str) -> None:
+        """Remove the page ``rel`` an earlier build wrote, if it is still there (only then are its folders
+        looked into, and they are never made: a bogus stamp entry by the hundred thousand costs an lstat
+        each), and only through plain folders of the site."""
+        if _existing_kind(self._prefix + rel) not in ("file", "symlink"):
+            return
+        try:
+            target = _inside(self.root, rel)
+        except OutputError:
+            return  # a stamp entry leading out of the folder removes nothing
+        try:
+            target.unlink(missing_ok=True)  # a build beside this one may have removed it first
+        except OSError as e:
+            raise OutputError(f"cannot remove an old page: {e.strerror}", source=str(target)) from None
+
+    def finish(self) -> None:
+        """Remove pages an earlier build wrote that this one did not, save the stamp, empty the journal."""
+        for rel in sorted((set(self.stamps) | self.owned) - self.seen):
+            self._remove_old(rel)
+            self.stamps.pop(rel, None)
+        self.owned.clear()
+        self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
+        if self._journal is not None and self._writable:
+            try:
+                os.ftruncate(self._journal, 0)
+            except OSError as e:
+                raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
+            finally:
+                self.close()
+
+
+# A build notes a few thousand names at most; a journal longer than this was planted or damaged.
+JOURNAL_MOST = 64 << 20
+
+
+def _open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple[int | None, bool, list[str] | None]:
+    """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), whether
+    this process may write it, and the pages it names: a build before this one stopped before its end (None:
+    more than any build notes, so every page is made again). A site whose folder is read-only has none
+    (nothing can be written there); a journal this user may only read is locked and read, and a build that
+    then has a page to write says it cannot write the journal; a symlink, folder or other file planted at
+    its name is refused. Where the file system has no locks, a build goes on without one."""
+    path = root / JOURNAL
+    planted = "not a plain file of the site; refusing to write through it"
+    writable = True
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.EISDIR):
+            raise OutputError(planted, source=str(path)) from None
+        if e.errno == errno.EROFS:
+            return None, False, []  # a read-only file system: nothing can be written there
+        if e.errno not in (errno.EACCES, errno.EPERM):
+            raise OutputError(f"cannot write: {e.strerror}", source=str(path)) from None
+        # Not ours to write: a journal another user's build made, or a folder this user may not write in.
+        writable = False
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return None, False, []  # a read-only folder and no journal: nothing can be written there
+        except OSError as e2:
+            if e2.errno in (errno.ELOOP, errno.EISDIR):
+                raise OutputError(planted, source=str(path)) from None
+            raise OutputError(f"cannot read: {e2.strerror}", source=str(path)) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OutputError(planted, source=str(path))
+        _lock(fd, root, on_wait)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= JOURNAL_MOST and (chunk := os.pread(fd, 1 << 20, size)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except BaseException:
+        os.close(fd)
+        raise
+    if size > JOURNAL_MOST:
+        return fd, writable, None
+    names = b"".join(chunks).decode("utf-8", "replace").split("\n")
+    left = [rel for rel in dict.fromkeys(names) if safe_relative(rel) == rel and rel not in (STAMP, JOURNAL)]
+    return fd, writable, left
+
+
+def _lock(fd: int, root: Path, on_wait: Callable[[], None] | None = None) -> None:
+    """Lock the journal ``fd`` for this build, waiting up to LOCK_WAIT for another build of ``root`` (and
+    calling ``on_wait`` once when that has taken a second)."""
+    start = time.monotonic()
+    deadline = start + LOCK_WAIT
+    told = on_wait is None
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if not told and time.monotonic() > start + 1:
+                told = True
+                assert on_wait is not None
+                on_wait()
+            if time.monotonic() > deadline:
+                raise OutputError(
+                    f"another build has been writing this site for {LOCK_WAIT:.0f} s; try again when it ends",
+                    source=str(root),
+                ) from None
+            time.sleep(0.05)
+        except OSError as e:
+            if e.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                return  # a file system without locks (NFS with no lock daemon): built as before there were any
+            raise
+
+
+def _remove_temp_files(root: Path, rels: list[str]) -> None:
+    """Remove the temp files a build that stopped midway left beside the pages ``rels`` (plain files only)."""
+    wanted: dict[str, set[str]] = {}
+    for rel in rels:
+        folder, _, name = rel.rpartition("/")
+        wanted.setdefault(folder, set()).add(name)
+    for folder, names in wanted.items():
+        where = root / folder if folder else root
+        try:
+            entries = list(os.scandir(where))
+        except OSError:
+            continue  # a folder gone (or never made): nothing of ours in it
+        for entry in entries:
+            m = TEMP_NAME.fullmatch(entry.name)
+            if m and m["name"] in names and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)

@@ -1,0 +1,109 @@
+"""The one decision on the nature of an edit: typography only, references only, or substantive."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ..numbering import references_follow
+from ..text import mask_references, normalize
+from .records import Nature, Rename
+from .renames import substitute
+
+
+def nature_of(
+    old: str,
+    new: str,
+    old_norm: str | None = None,
+    new_norm: str | None = None,
+    number_map: dict[str, str | list[str]] | None = None,
+    renames: Sequence[Rename] = (),
+) -> Nature | None:
+    """None when the raw texts are equal; otherwise what kind of edit separates them.
+
+    Every count, badge and word diff reads this answer (``textdiff.word_diff`` mutes by it), so a rule
+    shown as typography-only can never show a visible edit, nor a substantive one show none. An edit
+    that the release's ``renames`` explain (with typography and followed references) is RENAMED: it
+    shows the substituted words, and nothing else, as changed."""
+    if old == new:
+        return None
+    a = normalize(old) if old_norm is None else old_norm
+    b = normalize(new) if new_norm is None else new_norm
+    if a == b or lossy_equal(a, b, _MARK.search(old) is not None or _MARK.search(new) is not None):
+        return Nature.TYPOGRAPHY_ONLY
+    if mask_references(a) == mask_references(b) and references_follow(a, b, number_map or {}):
+        return Nature.REFERENCES_ONLY
+    if renames:
+        r = normalize(substitute(old, renames))
+        if r == b or (mask_references(r) == mask_references(b) and references_follow(r, b, number_map or {})):
+            return Nature.RENAMED
+    return Nature.SUBSTANTIVE
+
+
+# A lossy conversion (the archived 2008-05-01 text) wrote "?" for every character outside its code page.
+_LOSSY_SPLIT = re.compile(r"( \? |\?)")
+_QUOTES = re.compile(r"(['\"])")
+_MARK = re.compile(r"\u2122|\u00ae|\((?:tm|TM|Tm|R|r)\)")
+_STOOD_FOR = "'\"?-"  # what a lone "?" may stand for: a quote, an apostrophe, itself, a dash
+
+
+@lru_cache(maxsize=1 << 12)
+def lossy_equal(a: str, b: str, marks: bool = False) -> bool:
+    """Equal comparison forms but for a "?" on one side standing where the other has a quote or an
+    apostrophe ("opponents? deck", "?Multiplayer Rules.?"), a dash ("Artifact ? Equipment"), or --
+    when ``marks`` (the other raw text prints a trademark sign) -- nothing ("Odyssey? block"): the
+    archived 2008-05-01 text went through a lossy conversion that wrote "?" for each of them. Only
+    those exchanges; a question mark anywhere else is text.
+
+    ``b`` (the side with the "?") is read as a pattern and ``a`` matched against it by walking the
+    set of positions in ``a`` each prefix of the pattern can end at: the same answer a regular
+    expression built from ``b`` gives, without compiling one per text (texts run to kilobytes)."""
+    if "?" not in b and "?" in a:
+        a, b = b, a
+    if "?" not in b:
+        return False
+    at = {0}
+    for k, chunk in enumerate(_LOSSY_SPLIT.split(b)):
+        if k % 2 == 0:
+            at = _literal(a, at, chunk)
+        elif chunk == "?":
+            at = _one(a, at, marks)
+        else:
+            # A spaced dash compares as "-", or as nothing between two words (see text.normalize).
+            spaced = {p + 1 for p in at if a.startswith(" ", p)}
+            at = (
+                {p + 1 for p in at if a.startswith("-", p)}
+                | at
+                | {q + 1 for q in _one(a, spaced, marks) if a.startswith(" ", q)}
+            )
+        if not at:
+            return False
+    return len(a) in at
+
+
+def _one(a: str, at: set[int], marks: bool) -> set[int]:
+    """Where a lone "?" can end from each position: over a quote, an apostrophe, a "?" or a dash, or
+    (``marks``) over nothing."""
+    out = {p + 1 for p in at if p < len(a) and a[p] in _STOOD_FOR}
+    return out | at if marks else out
+
+
+def _literal(a: str, at: set[int], chunk: str) -> set[int]:
+    """Where ``chunk`` (text without "?") can end from each position: its characters as they are, but
+    a quote or an apostrophe in it also matches a "?" in ``a``."""
+    out = set()
+    parts = _QUOTES.split(chunk)
+    for p in at:
+        for k, part in enumerate(parts):
+            if k % 2 == 0:
+                if not a.startswith(part, p):
+                    break
+                p += len(part)
+            elif p < len(a) and a[p] in (part, "?"):
+                p += 1
+            else:
+                break
+        else:
+            out.add(p)
+    return out
