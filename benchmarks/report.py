@@ -6,7 +6,9 @@ from __future__ import annotations
 from common import best_of, release, table
 
 from rulediff import align, parse
-from rulediff.render.html import to_html, to_json, to_markdown
+from rulediff.render.diff_json import to_json
+from rulediff.render.html import to_html
+from rulediff.render.markdown import to_markdown
 
 PAIRS = (("2025-11-14", "2026-01-16"), ("2020-01-24", "2020-04-17"), ("2011-02-04", "2026-01-16"))
 

@@ -11,7 +11,7 @@ from rulediff.matcher.classify import align
 from rulediff.matcher.records import Kind
 from rulediff.matcher.sides import title_key as _title_key
 from rulediff.model import Document
-from rulediff.render.html import to_dict
+from rulediff.render.diff_json import to_dict
 from rulediff.words.records import Nature
 
 from .conftest import CORPUS, FIXTURES, cr_txt_files, needs_cr_corpus
@@ -144,7 +144,7 @@ def test_fixtures_say_where_they_come_from() -> None:
 
 
 def test_every_json_change_says_whether_its_link_is_uncertain() -> None:
-    from rulediff.render.html import to_dict
+    from rulediff.render.diff_json import to_dict
 
     old, new = _case("level-changes-2009")
     changes = to_dict(align(old, new))["changes"]
@@ -153,7 +153,8 @@ def test_every_json_change_says_whether_its_link_is_uncertain() -> None:
 
 @needs_cr_corpus
 def test_weak_link_is_kept_but_marked_uncertain_in_json_and_html() -> None:
-    from rulediff.render.html import to_dict, to_html
+    from rulediff.render.diff_json import to_dict
+    from rulediff.render.html import to_html
 
     from .conftest import cr_file
 

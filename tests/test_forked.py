@@ -1,7 +1,7 @@
-"""A helper process (forked.py) and the JSON it helps write (report.iter_json): the same text to the byte
-whichever process made which changes, where the word diffs' budget runs out on either side of the split, and
-when the helper fails, is killed, cannot be made or is left by Ctrl-C; a helper holds none of its parent's
-files and does not outlive it."""
+"""A helper process (support/fork_helper.py) and the JSON it helps write (render/diff_json.iter_json): the
+same text to the byte whichever process made which changes, where the word diffs' budget runs out on either
+side of the split, and when the helper fails, is killed, cannot be made or is left by Ctrl-C; a helper holds
+none of its parent's files and does not outlive it."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ from click.testing import CliRunner
 from rulediff import align, parse
 from rulediff.cli import main
 from rulediff.matcher.records import Alignment
-from rulediff.render import html as report
-from rulediff.render.html import iter_json, to_json
+from rulediff.render import diff_json as report
+from rulediff.render.diff_json import iter_json, to_json
 from rulediff.support import fork_helper as forked
+from rulediff.support import processes
 from rulediff.words import diff as textdiff
 
 from .conftest import CR_TXT, FIXTURES, needs_cr_corpus
@@ -183,7 +184,7 @@ def test_a_helper_of_a_process_started_without_standard_streams(tmp_path: Path) 
 
 def _recording(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """Two cores, whatever the machine has, and what each helper sent recorded (None: it sent nothing)."""
-    monkeypatch.setattr(forked, "CORES", 2)
+    monkeypatch.setattr(processes, "CORES", 2)
     sent: list[str | None] = []
     text = forked.Helper.text
 
@@ -225,7 +226,7 @@ def test_small_outputs_and_single_cores_are_written_alone(monkeypatch: pytest.Mo
     al = _pair()
     assert "".join(iter_json(al, helper=True)) == to_json(al)  # under HELPER_FROM
     monkeypatch.setattr(report, "HELPER_FROM", 0)
-    monkeypatch.setattr(forked, "CORES", 1)
+    monkeypatch.setattr(processes, "CORES", 1)
     assert "".join(iter_json(al, helper=True)) == to_json(al)
     assert made == []
 
@@ -316,7 +317,7 @@ def test_no_helper_no_difference(monkeypatch: pytest.MonkeyPatch, helped: list[s
 
 def test_ctrl_c_while_waiting_ends_the_helper(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report, "HELPER_FROM", 0)
-    monkeypatch.setattr(forked, "CORES", 2)
+    monkeypatch.setattr(processes, "CORES", 2)
     started: list[forked.Helper] = []
     start = forked.start
 

@@ -97,7 +97,7 @@ def test_subclasses_deep_nesting_and_what_the_library_refuses() -> None:
 
 def test_a_diff_document_is_the_same_text(tmp_path: Any) -> None:
     from rulediff import align, parse
-    from rulediff.render.html import to_dict
+    from rulediff.render.diff_json import to_dict
 
     from .conftest import CORPUS
 

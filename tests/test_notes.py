@@ -9,7 +9,8 @@ import pytest
 
 from rulediff import align, parse
 from rulediff.matcher.records import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
-from rulediff.render.html import to_html, to_markdown
+from rulediff.render.html import to_html
+from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import headline
 
 from .conftest import FIXTURES
@@ -57,7 +58,7 @@ def test_link_base_links_numbers_and_references(tmp_path) -> None:  # type: igno
     assert f"### [702.4b]({page}#r702.4b) (in 702.4 Lifelink)" in md
     # "See rule 702.2" in the new glossary entry links too; a rule not changed here goes to its history page.
     assert f"See rule [702.2]({page}#r702.2)." in md
-    from rulediff.render.markdown import Links
+    from rulediff.render.links import Links
     from rulediff.render.notes import build_notes
 
     links = Links("https://x.test/cr/", build_notes(align(parse(str(PAIR / "old.txt")), parse(str(PAIR / "new.txt")))))

@@ -17,8 +17,9 @@ from rulediff.archive import Archive
 from rulediff.archive.manifest import entries
 from rulediff.matcher.records import MUST_READ, Alignment, Shown, reader_changes, reader_counts
 from rulediff.render.html import to_html
-from rulediff.render.markdown import notes_dict, to_markdown
+from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes, headline
+from rulediff.render.notes_json import notes_dict
 from rulediff.render.passages import Passage
 
 from .conftest import cr_txt_files, needs_cr_corpus

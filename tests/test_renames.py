@@ -18,7 +18,9 @@ from rulediff.matcher.records import Kind, Shown, shown_as
 from rulediff.matcher.renames import detect, renamed
 from rulediff.model import Document
 from rulediff.parsers import parse_bytes
-from rulediff.render.html import to_dict, to_html, to_markdown
+from rulediff.render.diff_json import to_dict
+from rulediff.render.html import to_html
+from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import nature_of

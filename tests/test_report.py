@@ -14,7 +14,9 @@ import lxml.html
 import pytest
 
 from rulediff import align, parse
-from rulediff.render.html import iter_json, to_dict, to_html, to_json, to_markdown
+from rulediff.render.diff_json import iter_json, to_dict, to_json
+from rulediff.render.html import to_html
+from rulediff.render.markdown import to_markdown
 
 from .conftest import FIXTURES, ROOT
 
@@ -106,11 +108,11 @@ def test_json_schema_and_number_map() -> None:
 def test_the_json_written_as_it_is_made_is_the_json(monkeypatch: pytest.MonkeyPatch) -> None:
     """iter_json's pieces make to_json's text, in blocks of about _BLOCK characters (each a change at most
     past it), so a long diff's JSON is never held whole."""
-    import rulediff.render.html
+    import rulediff.render.diff_json
 
     al = _pair()
     assert "".join(iter_json(al)) == to_json(al)
-    monkeypatch.setattr(rulediff.render.html, "_BLOCK", 200)
+    monkeypatch.setattr(rulediff.render.diff_json, "_BLOCK", 200)
     blocks = list(iter_json(al))
     assert "".join(blocks) == to_json(al)
     longest_change = max(len(json.dumps(c, ensure_ascii=False, indent=1)) * 2 for c in to_dict(al)["changes"])
@@ -127,7 +129,8 @@ def test_markdown_reads_like_release_notes() -> None:
 
 
 SCRIPT = (
-    "import sys; from rulediff import align, parse; from rulediff.render.html import to_html, to_json, to_markdown;"
+    "import sys; from rulediff import align, parse; from rulediff.render.html import to_html;"
+    "from rulediff.render.diff_json import to_json; from rulediff.render.markdown import to_markdown;"
     "al = align(parse(sys.argv[1]), parse(sys.argv[2]));"
     "sys.stdout.write(to_html(al) + to_json(al) + to_markdown(al))"
 )

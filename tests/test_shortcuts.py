@@ -15,9 +15,10 @@ from rapidfuzz import fuzz, process
 from rulediff import parse
 from rulediff.matcher import likeness
 from rulediff.matcher.likeness import PER_PAIR, Likeness, OverBudgetError
-from rulediff.matcher.passes import STRUCTURAL_CUTOFF, _Matcher
+from rulediff.matcher.passes import Matcher
 from rulediff.matcher.sides import UNNUMBERED, Side, title_key
 from rulediff.matcher.splits import CONTAINMENT, _Pool
+from rulediff.matcher.thresholds import STRUCTURAL_CUTOFF
 from rulediff.model import Document
 from rulediff.text import WORDS_KEPT_UP_TO, _kept_words, mask_references, normalize, word_tuple, words
 
@@ -76,7 +77,7 @@ def test_the_first_pass_pairs_only_what_exact_anchors_would(old: str, new: str) 
     """Every pair made on equal raw content has equal comparison keys, unique on both sides among all
     nodes (the exact pass's own condition), whenever no other node shares the key."""
     a, b = parse(cr_file(old)), parse(cr_file(new))
-    m = _Matcher(a, b, None)
+    m = Matcher(a, b, None)
     m.same_content()
     ka = Counter(m.a.key(i) for i in range(len(a.rules)))
     kb = Counter(m.b.key(j) for j in range(len(b.rules)))
@@ -86,7 +87,7 @@ def test_the_first_pass_pairs_only_what_exact_anchors_would(old: str, new: str) 
         assert a.rules[i].text == b.rules[j].text
     # And the exact pass alone would have made every one of them but where a key is shared.
     shared = {i for i, j in m.a2b.items() if ka[m.a.key(i)] > 1 or kb[m.b.key(j)] > 1}
-    exact = _Matcher(a, b, None)
+    exact = Matcher(a, b, None)
     exact.exact_unique()
     assert {i: j for i, j in m.a2b.items() if i not in shared}.items() <= exact.a2b.items()
 

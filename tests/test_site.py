@@ -12,7 +12,8 @@ import pytest
 
 from rulediff.archive import Archive
 from rulediff.archive.manifest import entries
-from rulediff.site.build import build_site, slug
+from rulediff.render.links import slug
+from rulediff.site.build import build_site
 
 from .conftest import CORPUS
 

@@ -138,7 +138,7 @@ def test_the_limit_is_ten_times_the_longest_real_diff(diffs_asked: list[tuple[in
     """Every word diff of the long jump is made word by word, the longest (the creature subtypes list) at a
     tenth of the limit or less: real texts never meet it."""
     from rulediff import align, parse
-    from rulediff.render.html import to_dict
+    from rulediff.render.diff_json import to_dict
 
     from .conftest import CR_TXT
 
@@ -181,7 +181,7 @@ def test_one_output_costs_its_limit_at_most(
     import json
 
     from rulediff import align, parse
-    from rulediff.render.html import to_dict, to_json
+    from rulediff.render.diff_json import to_dict, to_json
     from rulediff.render.notes import build_notes
 
     old, new = _hostile_pair(rules=40, words=300)
@@ -240,7 +240,7 @@ def test_the_output_limit_is_ten_times_the_most_a_real_output_costs(monkeypatch:
     """The JSON of the most demanding real pair found (2019-01-25 -> 2026-01-16, 2.2e8) costs a tenth of the
     output limit or less: no real output is ever coarsened."""
     from rulediff import align, parse
-    from rulediff.render.html import to_dict
+    from rulediff.render.diff_json import to_dict
 
     from .conftest import CR_TXT
 

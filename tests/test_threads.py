@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulediff import align, parse
-from rulediff.render.html import to_json
+from rulediff.render.diff_json import to_json
 
 SEEDS = sorted((Path(__file__).resolve().parent.parent / "corpus").glob("*.txt"))
 

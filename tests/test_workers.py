@@ -16,7 +16,7 @@ from .test_faults import _children
 STARTER = textwrap.dedent(
     """
     import sys, time
-    from rulediff.support.processes import pool
+    from rulediff.support.worker_pool import pool
     if __name__ == "__main__":
         workers = pool(2, spawn=sys.argv[1] == "spawn")
         jobs = [workers.submit(time.sleep, 60) for _ in range(3)]   # busy, and one more waiting
@@ -48,7 +48,7 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path: Path, how: str) -> N
 INTERRUPTED = textwrap.dedent(
     """
     import os, signal, sys, time
-    from rulediff.support.processes import pool
+    from rulediff.support.worker_pool import pool
     if __name__ == "__main__":
         workers = pool(2, spawn=sys.argv[1] == "spawn")
         try:
@@ -83,7 +83,7 @@ STOPPED = textwrap.dedent(
     """
     import os, signal, sys, time
     import concurrent.futures
-    from rulediff.support.processes import pool
+    from rulediff.support.worker_pool import pool
     if __name__ == "__main__":
         how, when = sys.argv[1], sys.argv[2]
         real = concurrent.futures.ProcessPoolExecutor.submit
@@ -132,7 +132,7 @@ TERMINATED = textwrap.dedent(
     """
     import os, signal, sys, time
     import multiprocessing.util
-    from rulediff.support.processes import pool
+    from rulediff.support.worker_pool import pool
     if __name__ == "__main__":
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))  # as the command line does
         real = multiprocessing.util.spawnv_passfds

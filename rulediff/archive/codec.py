@@ -308,13 +308,14 @@ ENGINE_MODULES = (
     "rulediff.words.renames",
     "rulediff.matcher.classify",
     "rulediff.matcher.corrections",
+    "rulediff.matcher.evidence",
     "rulediff.matcher.likeness",
     "rulediff.matcher.passes",
     "rulediff.matcher.records",
-    "rulediff.matcher.regroup",
     "rulediff.matcher.renames",
     "rulediff.matcher.sides",
     "rulediff.matcher.splits",
+    "rulediff.matcher.thresholds",
     "rulediff.archive.codec",
 )
 

@@ -21,7 +21,7 @@ from ..matcher.lineage import LINEAGE_LOOKBACK
 from ..model import Document
 from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
-from ..support.processes import pool as worker_pool
+from ..support.worker_pool import pool as worker_pool
 from .base import MissingBodyError, environment_error, file_identity
 from .correcting import CorrectingArchive
 from .ingest import Parsed, Prepared, Preparer, read_and_parse

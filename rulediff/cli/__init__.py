@@ -17,9 +17,6 @@ from ..errors import RulediffError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
 from ..support.safe_write import check_target
-from . import archive as cli_archive
-from . import corrections as cli_corrections
-from . import identify as cli_identify
 from .frame import _guard, _os_error_line, _reader_gone, _say, archive_option, archive_path, leave, main, write_out
 
 if TYPE_CHECKING:
@@ -169,7 +166,7 @@ def diff(
         al = restrict(al, prefixes)
     text: str | Iterator[str]
     if kind == "md":
-        from ..render.html import to_markdown
+        from ..render.markdown import to_markdown
 
         text = to_markdown(al, link_base)
     elif kind == "html":
@@ -177,11 +174,11 @@ def diff(
 
         text = to_html(al, link_base=link_base)
     elif kind == "notes":
-        from ..render.markdown import to_notes_json
+        from ..render.notes_json import to_notes_json
 
         text = to_notes_json(al)
     else:
-        from ..render.html import iter_json
+        from ..render.diff_json import iter_json
 
         # Written as it is made (a hostile diff's JSON is a hundred megabytes), a long one on two cores.
         text = iter_json(al, helper=True)

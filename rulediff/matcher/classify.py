@@ -3,7 +3,7 @@ the nature of an edit (substantive, references only, typography only); examples 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from operator import itemgetter
 
@@ -18,12 +18,13 @@ from ..words.records import Nature, Rename
 from ..words.renames import substitute
 from .corrections import Fix, hand_corrected, said_cut
 from .likeness import Likeness
-from .passes import STRUCTURAL_CUTOFF, longest_increasing, match, number_labels
+from .passes import match
 from .records import Alignment, Change, ExampleChange, GlossaryChange, Kind, Pair
-from .regroup import regroup
 from .renames import counted, through_renames
 from .renames import edited as was_edited
-from .splits import splits_and_merges
+from .sides import number_labels
+from .splits import regroup, splits_and_merges
+from .thresholds import STRUCTURAL_CUTOFF
 
 # --- natures --------------------------------------------------------------------------------------
 
@@ -329,3 +330,30 @@ def _glossary(
             )
     out.sort(key=_first)
     return [c for _, c in out]
+
+
+def longest_increasing(values: Iterable[int]) -> set[int]:
+    """Indices (into ``values``) of one longest strictly increasing subsequence, O(n log n)."""
+    import bisect
+
+    vals = list(values)
+    tails: list[int] = []
+    tails_at: list[int] = []
+    prev = [-1] * len(vals)
+    for k, v in enumerate(vals):
+        if not tails or v > tails[-1]:
+            # Most of a real sequence runs upwards: past the last tail, the search would answer its length.
+            prev[k] = tails_at[-1] if tails_at else -1
+            tails.append(v)
+            tails_at.append(k)
+            continue
+        p = bisect.bisect_left(tails, v)
+        tails[p] = v
+        tails_at[p] = k
+        prev[k] = tails_at[p - 1] if p else -1
+    out: set[int] = set()
+    k = tails_at[-1] if tails_at else -1
+    while k >= 0:
+        out.add(k)
+        k = prev[k]
+    return out

@@ -9,7 +9,7 @@ from collections.abc import Set
 
 from rapidfuzz import fuzz, process
 
-from ..support.fork_helper import CORES
+from ..support.processes import CORES
 
 try:
     # rapidfuzz's C++ cdist, which the public process.cdist calls and then only hands to numpy (not one of

@@ -19,36 +19,12 @@ from ..errors import AlignmentError
 from ..model import Document
 from ..numbering import Level
 from ..support.constructors import slot_filler
-from ..text import shared_words, word_bag
+from .evidence import evidence_said, gate, names_disagree
 from .likeness import BUDGET_TIMES, Likeness, OverBudgetError
 from .records import Pair
 from .sides import UNNUMBERED as _UNNUMBERED
-from .sides import Side, prepared, title_key
-
-# Similarity (0-100) at or above which two nodes may pair on text alone, and the lower bar used when
-# structure vouches for the pair (same parent mapping and same number, or the only candidate left).
-PAIR_CUTOFF = 62.0
-STRUCTURAL_CUTOFF = 45.0
-# Rules and subrules with no structural support must be this similar: the rules are full of
-# boilerplate that differs only in a keyword ("Multiple instances of X are redundant.").
-LOOSE_CUTOFF = 62.0
-# Headings and sections are short titles: "Keyword Abilities" and "Linked Abilities" are 0.73 alike.
-TITLE_CUTOFF = 85.0
-# Two nodes that each lie outside what the other source covers pair only on near-identical text.
-OUTSIDE_CUTOFF = 90.0
-# Share of its meaning (see ``_Matcher.evidence``) a node must have taken to a differently named one.
-EVIDENCE = 0.5
-# Below this share such a link is kept but marked uncertain.
-STRONG_EVIDENCE = 0.75
-# A pair made on text similarity plus structure points (0-100+) below this is marked uncertain.
-UNCERTAIN_BELOW = 70.0
-
-
-def number_labels(doc: Document) -> list[str | None]:
-    """Each node's number as the number map writes it, "#2" on a number's second printing (2024-09-20's
-    two 702.175), references resolving to the first. Made once per document; shared, not to be mutated."""
-    return prepared(doc).labels
-
+from .sides import Side, prepared
+from .thresholds import LOOSE_CUTOFF, OUTSIDE_CUTOFF, PAIR_CUTOFF, STRUCTURAL_CUTOFF, TITLE_CUTOFF, UNCERTAIN_BELOW
 
 K = TypeVar("K")
 
@@ -56,7 +32,7 @@ K = TypeVar("K")
 _RULE_OR_UNNUMBERED = {int(Level.RULE), _UNNUMBERED}
 
 
-class _Matcher:
+class Matcher:
     def __init__(self, old: Document, new: Document, likeness: Likeness | None) -> None:
         self.a = prepared(old)
         self.b = prepared(new)
@@ -312,7 +288,7 @@ class _Matcher:
                 # cheap test first.
                 if s < cutoff and (s < STRUCTURAL_CUTOFF or structural < 10):
                     continue
-                if structural < 10 and self._names_disagree(i, j):
+                if structural < 10 and names_disagree(self, i, j):
                     continue
                 if s < OUTSIDE_CUTOFF and outside and not seen_a[j]:
                     # Neither side's source covers the other's node: only a near-identical text may
@@ -324,7 +300,7 @@ class _Matcher:
             if i in self.a2b or j in self.b2a:
                 continue
             # The score keeps the structural evidence; the reason says it in words.
-            evidence = self._evidence(i, j, why) if total > s else ""
+            evidence = evidence_said(self, i, j, why) if total > s else ""
             if (
                 self.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}")
                 and total < UNCERTAIN_BELOW
@@ -349,105 +325,6 @@ class _Matcher:
             line=r.line,
         )
 
-    def _evidence(self, i: int, j: int, said: str) -> str:
-        pa, pb = self.a.parent[i], self.b.parent[j]
-        parts = []
-        if pa >= 0 and self.a2b.get(pa) == pb and "parent" not in said:
-            parts.append("same parent")
-        if self.a.rules[i].number == self.b.rules[j].number:
-            parts.append("same number")
-        if (i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1) or self.a2b.get(i + 1) == j + 1:
-            parts.append("same neighbours")
-        return "; " + ", ".join(parts) if parts else ""
-
-    def evidence(self, i: int, j: int) -> float:
-        """How much of the meaning went from ``i`` to ``j`` (0..1): the word-weighted share of i's
-        descendants paired into j's subtree and of j's descendants paired from i's, the smaller of the
-        two; nodes without descendants compare their words (bags, both ways, the smaller)."""
-        da, db = self.a.descendants(i), self.b.descendants(j)
-        if da and db:
-            sa, sb = set(da), set(db)
-            wa_, wb_ = self.a.weight, self.b.weight
-            wa = sum(wa_(d) for d in da) or 1
-            wb = sum(wb_(d) for d in db) or 1
-            fa = sum(wa_(d) for d in da if self.a2b.get(d, -1) in sb)
-            fb = sum(wb_(d) for d in db if self.b2a.get(d, -1) in sa)
-            return min(fa / wa, fb / wb)
-        ba, bb = word_bag(self.a.body(i)), word_bag(self.b.body(j))
-        common = shared_words(ba, bb)
-        return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
-
-    def text_names_other(self, i: int, j: int) -> bool:
-        """The texts name the other's keyword and not their own: a page heading that disagrees with its
-        paragraph (the 2017 keyword page's "Impulse" defines Surge). The content decides then."""
-        ta, tb = self.a.title(i), self.b.title(j)
-        text_a, text_b = title_key(self.a.body(i)), title_key(self.b.body(j))
-        return (tb in text_a and ta not in text_a) or (ta in text_b and tb not in text_b)
-
-    def names_differ(self, i: int, j: int) -> bool:
-        ra, rb = self.a.rules[i].title, self.b.rules[j].title
-        if ra == rb:
-            return False  # the same raw title is the same compared title: most pairs stop here
-        ta, tb = self.a.title(i), self.b.title(j)
-        return bool(ta or tb) and ta != tb
-
-    def gate(self) -> bool:
-        """A link between differently named nodes (titles, keyword names, or a named node and an
-        unnamed one) stands only on strong evidence that the content went there; an unnumbered keyword
-        entry never links to a differently named keyword. Turned-down parents take with them the
-        children that paired only because the parents did. True when something was undone."""
-        undone = False
-        for i, j in sorted(self.a2b.items()):
-            if self.a2b.get(i) != j or not self.names_differ(i, j):
-                continue
-            keyword = self.a.level[i] == _UNNUMBERED or self.b.level[j] == _UNNUMBERED
-            if keyword and self.a.title(i) and self.b.title(j) and not self.text_names_other(i, j):
-                ok = False
-            else:
-                share = self.evidence(i, j)
-                ok = share >= EVIDENCE
-                if ok and share < STRONG_EVIDENCE and i not in self.uncertain:
-                    # The gate runs more than once: say it once.
-                    self.uncertain.add(i)
-                    self.reason[i] += f"; uncertain: only {share:.0%} of the content went there under another name"
-            if ok:
-                continue
-            self.unpair(i)
-            undone = True
-            for c in self.a.children[i]:
-                d = self.a2b.get(c)
-                if (
-                    d is not None
-                    and self.b.parent[d] == j
-                    and fuzz.ratio(self.a.body(c), self.b.body(d)) < LOOSE_CUTOFF
-                ):
-                    self.unpair(c)
-        return undone
-
-    def _names_disagree(self, i: int, j: int) -> bool:
-        """The two texts sit under differently named rules and each names only its own ("... cards with
-        morph" under Morph, "... for more information" under Cloak): boilerplate, not the same rule."""
-        pa, pb = self.a.parent[i], self.b.parent[j]
-        if pa < 0 or pb < 0:
-            return False
-        ta, tb = self.a.title(pa), self.b.title(pb)
-        if not ta or not tb or ta == tb:
-            return False
-        text_a, text_b = self.a.folded(i), self.b.folded(j)
-        return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
-
-    def _structure(self, i: int, j: int) -> float:
-        """Bonus points for structural agreement: the parents are paired with each other, or the
-        neighbours before/after are."""
-        bonus = 0.0
-        pa, pb = self.a.parent[i], self.b.parent[j]
-        if pa >= 0 and self.a2b.get(pa) == pb:
-            bonus += 10
-        if i > 0 and j > 0 and self.a2b.get(i - 1) == j - 1:
-            bonus += 4
-        if self.a2b.get(i + 1) == j + 1 and j + 1 < len(self.b.rules):
-            bonus += 4
-        return bonus
 
     def run(self, flipped: bool = False) -> list[Pair]:
         """The pairs, by old position; ``flipped``: this matcher runs new -> old, so each pair is turned
@@ -465,13 +342,13 @@ class _Matcher:
         self.siblings()
         # Passes run again after the gate may make new weak links; the last gate has the final word.
         for _ in range(4):
-            if not self.gate():
+            if not gate(self):
                 break
             self.similarity()
             self.parent_votes()
             self.siblings()
         else:
-            self.gate()
+            gate(self)
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
@@ -511,8 +388,8 @@ def match(old: Document, new: Document, likeness: Likeness | None = None) -> lis
     remembers text similarities between calls (one alignment matches twice when a term was renamed);
     it must be made with STRUCTURAL_CUTOFF."""
     if _orientation(old) <= _orientation(new):
-        return _Matcher(old, new, likeness).run()
-    return _Matcher(new, old, likeness).run(flipped=True)
+        return Matcher(old, new, likeness).run()
+    return Matcher(new, old, likeness).run(flipped=True)
 
 
 def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: list[K]) -> list[tuple[int, int]]:
@@ -527,28 +404,3 @@ def _orientation(doc: Document) -> tuple[str, str, int]:
     return (doc.version.sha256, doc.version.label, len(doc.rules))
 
 
-def longest_increasing(values: Iterable[int]) -> set[int]:
-    """Indices (into ``values``) of one longest strictly increasing subsequence, O(n log n)."""
-    import bisect
-
-    vals = list(values)
-    tails: list[int] = []
-    tails_at: list[int] = []
-    prev = [-1] * len(vals)
-    for k, v in enumerate(vals):
-        if not tails or v > tails[-1]:
-            # Most of a real sequence runs upwards: past the last tail, the search would answer its length.
-            prev[k] = tails_at[-1] if tails_at else -1
-            tails.append(v)
-            tails_at.append(k)
-            continue
-        p = bisect.bisect_left(tails, v)
-        tails[p] = v
-        tails_at[p] = k
-        prev[k] = tails_at[p - 1] if p else -1
-    out: set[int] = set()
-    k = tails_at[-1] if tails_at else -1
-    while k >= 0:
-        out.add(k)
-        k = prev[k]
-    return out

@@ -261,3 +261,9 @@ class PerDocument(Generic[_T]):
 # Walking a series of releases aligns each one twice (as the newer and then as the older): what a pass
 # worked out of a document is kept.
 prepared = PerDocument(Side)
+
+
+def number_labels(doc: Document) -> list[str | None]:
+    """Each node's number as the number map writes it, "#2" on a number's second printing (2024-09-20's
+    two 702.175), references resolving to the first. Made once per document; shared, not to be mutated."""
+    return prepared(doc).labels

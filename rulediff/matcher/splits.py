@@ -1,14 +1,19 @@
-"""Splits and merges between edited pairs: an added node whose words came out of an old node that went on
-elsewhere (a split), a removed node whose words went into a new node that absorbed them (a merge)."""
+"""Splits and merges, by word-count containment: between edited pairs (an added node whose words came out of an
+old node that went on elsewhere, a removed node whose words went into a new node that absorbed them), and of
+whole nodes (an unpaired old node whose words went to several new ones, or several to one)."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
 
 from ..model import Document, Rule
-from ..text import shared_words, word_bag
-from .sides import prepared
+from ..text import shared_words, word_bag, word_tuple
+from .sides import Side, prepared, title_key
+from .thresholds import STRUCTURAL_CUTOFF
 
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
 CONTAINMENT = 0.7
@@ -164,3 +169,166 @@ def _absorbed_by_sibling(
             if best is None or dist < best[0]:
                 best = (dist, other)
     return best[1] if best else None
+
+
+# Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
+PART_OF = 0.7
+
+
+# Share of the whole's words the parts together must account for.
+COVERED = 0.5
+
+
+# A part must be a real passage, not a title or a short cross-reference sentence.
+MIN_WORDS = 6
+
+
+@dataclass(slots=True)
+class Regrouped:
+    """Whole-node splits (old position -> new parts) and merges (new position -> old parts), and the pairs
+    of their children made inside them (old -> new, with a reason)."""
+
+    splits: dict[int, list[int]] = field(default_factory=dict)
+    merges: dict[int, list[int]] = field(default_factory=dict)
+    children: dict[int, tuple[int, float, str]] = field(default_factory=dict)
+
+
+def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, int]) -> Regrouped:
+    """Find the splits and merges of nodes the matcher left unpaired on both sides.
+
+    2007-10-01 merged 209 Illustration Credit, 210 Legal Text and 211 Collector Number into a new
+    210 Information Below the Text Box (and gave 209 to Loyalty); 2025-11-14 split 500.5 into 500.4,
+    500.5a and 500.5b. No one-to-one link is right there, and "removed" + "added" loses the story. A
+    group needs two parts or more, each mostly made of the whole's words, under the same paired parent
+    (or below it), and together most of the whole. The same test read from either side, so aligning
+    the other way round finds the mirror image (a split is a merge backwards)."""
+    a, b = prepared(old), prepared(new)
+    out = Regrouped()
+    # Set differences at C speed: the unpaired are few, the positions thousands.
+    free_a = sorted(set(range(len(a.rules))).difference(a2b))
+    free_b = sorted(set(range(len(b.rules))).difference(b2a))
+    if not free_a or not free_b:
+        return out
+    out.splits = _wholes(a, b, free_a, free_b, a2b)
+    merged = _wholes(b, a, free_b, free_a, b2a)
+    # A node cannot be a part of a split and a whole of a merge: the larger group wins, splits on ties.
+    taken_b = {j for parts in out.splits.values() for j in parts}
+    taken_a = set(out.splits)
+    for j, parts in merged.items():
+        if j in taken_b or taken_a.intersection(parts):
+            continue
+        out.merges[j] = parts
+    for i, parts in out.splits.items():
+        _pair_children(a, b, a.descendants(i), [d for j in parts for d in b.descendants(j)], out, "split", a2b, b2a)
+    for j, parts in out.merges.items():
+        _pair_children(a, b, [d for i in parts for d in a.descendants(i)], b.descendants(j), out, "merge", a2b, b2a)
+    return out
+
+
+def _subtree_bag(s: Side, i: int) -> Counter[str]:
+    kids = s.descendants(i)
+    if not kids:
+        return word_bag(s.rules[i].norm)  # shared: read, never changed
+    bag = Counter(word_tuple(s.rules[i].norm))
+    for d in kids:
+        bag.update(word_tuple(s.rules[d].norm))
+    return bag
+
+
+def _ancestors(s: Side, i: int) -> set[int]:
+    out: set[int] = set()
+    p = s.parent[i]
+    while p >= 0:
+        out.add(p)
+        p = s.parent[p]
+    return out
+
+
+def _wholes(x: Side, y: Side, free_x: list[int], free_y: list[int], x2y: dict[int, int]) -> dict[int, list[int]]:
+    """Unpaired nodes of ``x`` that went, as a whole, into two or more unpaired nodes of ``y``."""
+    free = set(free_x)
+    parts_of: dict[int, list[int]] = defaultdict(list)
+    bags: dict[int, Counter[str]] = {}
+    # Candidates for a whole: unpaired x nodes whose parent is paired; by that parent's counterpart.
+    under: dict[int, list[int]] = defaultdict(list)
+    for i in free_x:
+        p = x.parent[i]
+        if p >= 0 and p in x2y:
+            under[x2y[p]].append(i)
+    if not under:
+        return {}
+    for j in free_y:
+        if y.parent[j] < 0:
+            continue
+        homes = [h for h in _ancestors(y, j) if h in under]
+        if not homes:
+            continue
+        # A part is its own words, or those with its children's (a heading's words are its children's).
+        own = word_bag(y.rules[j].norm)
+        forms = [(bag, sum(bag.values())) for bag in (own, _subtree_bag(y, j))]
+        forms = [(bag, total) for bag, total in forms if total >= MIN_WORDS]
+        if not forms:
+            continue
+        best: tuple[float, int] | None = None
+        for h in homes:
+            for i in under[h]:
+                if y.level[j] - x.level[i] not in (0, 1) or i not in free:
+                    continue  # a part is at the whole's level or one below (its children's)
+                if i not in bags:
+                    bags[i] = _subtree_bag(x, i)
+                share = max(shared_words(part, bags[i]) / total for part, total in forms)
+                if share >= PART_OF and (best is None or share > best[0]):
+                    best = (share, i)
+        if best is not None:
+            parts_of[best[1]].append(j)
+    out: dict[int, list[int]] = {}
+    for i, parts in parts_of.items():
+        # A part inside another part is carried by it.
+        tops = [j for j in parts if not _ancestors(y, j).intersection(parts)]
+        if len(tops) < 2:
+            continue
+        together: Counter[str] = Counter()
+        for j in tops:
+            together |= _subtree_bag(y, j)
+        whole = bags[i]
+        if shared_words(whole, together) / (sum(whole.values()) or 1) >= COVERED:
+            out[i] = sorted(tops)
+    return out
+
+
+def _pair_children(
+    a: Side,
+    b: Side,
+    kids_a: list[int],
+    kids_b: list[int],
+    out: Regrouped,
+    what: str,
+    a2b: dict[int, int],
+    b2a: dict[int, int],
+) -> None:
+    """Inside a split or merge of headed nodes the children follow their text, best first; a child that
+    names its old heading ("The illustration credit ..." under 209 Illustration Credit) is told by it."""
+    ka = [i for i in kids_a if i not in a2b]
+    kb = [j for j in kids_b if j not in b2a]
+    cands: list[tuple[float, int, int]] = []
+    for i in ka:
+        name_a = a.title(a.parent[i]) if a.parent[i] >= 0 else ""
+        text_a = title_key(a.body(i))
+        for j in kb:
+            if a.title(i) != b.title(j):
+                continue  # a differently named pair needs the matcher's evidence, not a neighbourhood
+            s = fuzz.ratio(a.body(i), b.body(j))
+            name_b = b.title(b.parent[j]) if b.parent[j] >= 0 else ""
+            if (name_a and name_a in title_key(b.body(j))) or (name_b and name_b in text_a):
+                s += 10
+            if s >= STRUCTURAL_CUTOFF:
+                cands.append((s, i, j))
+    cands.sort(key=lambda t: (-t[0], t[1], t[2]))
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    for s, i, j in cands:
+        if i in used_a or j in used_b:
+            continue
+        used_a.add(i)
+        used_b.add(j)
+        out.children[i] = (j, min(1.0, s / 100), f"part of a {what}; text {min(s, 100) / 100:.2f}")

@@ -24,16 +24,12 @@ from .history import RuleIndex, _num_key, links_hold, plan_history_pages, stamp,
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
 from .writer import SiteWriter, prepare_folder, write_if_changed
+from ..render.links import slug
 from ..render.templating import asset, environment, made_by
-from ..support.processes import pool as worker_pool
+from ..support.worker_pool import pool as worker_pool
 
 Progress = Callable[[str, int, int], None]
 
-
-def slug(label: str) -> str:
-    """A file-name-safe form of a label: no separators, no dots at the start, nothing to traverse with."""
-    s = re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-._")
-    return (s or "version")[:60]
 
 
 @dataclass(slots=True)

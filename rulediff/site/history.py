@@ -25,7 +25,7 @@ from ..numbering import RuleNumber
 from .step_cache import StoredEdits, StoredParts
 from .steps import Lineage, Lookup, Step, StepMaker
 from ..render.templating import made_by
-from ..support.processes import pool as worker_pool
+from ..support.worker_pool import pool as worker_pool
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]

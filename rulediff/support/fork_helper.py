@@ -21,39 +21,12 @@ import codecs
 import contextlib
 import os
 import signal
-import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 
-_WATCH_EVERY = 0.2  # seconds
+from .processes import HELD, watch_parent
+
 _HEADER = 8  # bytes: the length of the text in bytes, big-endian, before it
 _READ = 1 << 20
-# Held (blocked) while a copy of this process is made: Ctrl-C and SIGTERM (workers.py holds them as it starts one).
-HELD = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
-# The cores this process may run on: with one, a helper only adds the cost of making it (and the matcher's
-# text comparison takes a thread on each, likeness.py).
-CORES = max(1, _cores())
-
-
-def watch_parent(parent: int) -> None:
-    """In a copy of this process or a worker: a thread that leaves the process as soon as ``parent`` is no
-    longer its parent (it died, ``kill -9``, and the process was handed to another)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_WATCH_EVERY)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="rulediff-parent-watch", daemon=True).start()
 
 
 class Helper:

@@ -1,0 +1,124 @@
+"""The matcher's evidence: how much of a node's meaning went to a differently named one (the gate that undoes
+links standing on too little of it), the structural points a similar pair earns, and the words that say why."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from ..text import shared_words, word_bag
+from .sides import UNNUMBERED as _UNNUMBERED
+from .sides import title_key
+from .thresholds import EVIDENCE, LOOSE_CUTOFF, STRONG_EVIDENCE
+
+if TYPE_CHECKING:
+    from .passes import Matcher
+
+
+
+def evidence_said(m: Matcher, i: int, j: int, said: str) -> str:
+    pa, pb = m.a.parent[i], m.b.parent[j]
+    parts = []
+    if pa >= 0 and m.a2b.get(pa) == pb and "parent" not in said:
+        parts.append("same parent")
+    if m.a.rules[i].number == m.b.rules[j].number:
+        parts.append("same number")
+    if (i > 0 and j > 0 and m.a2b.get(i - 1) == j - 1) or m.a2b.get(i + 1) == j + 1:
+        parts.append("same neighbours")
+    return "; " + ", ".join(parts) if parts else ""
+
+
+def evidence(m: Matcher, i: int, j: int) -> float:
+    """How much of the meaning went from ``i`` to ``j`` (0..1): the word-weighted share of i's
+    descendants paired into j's subtree and of j's descendants paired from i's, the smaller of the
+    two; nodes without descendants compare their words (bags, both ways, the smaller)."""
+    da, db = m.a.descendants(i), m.b.descendants(j)
+    if da and db:
+        sa, sb = set(da), set(db)
+        wa_, wb_ = m.a.weight, m.b.weight
+        wa = sum(wa_(d) for d in da) or 1
+        wb = sum(wb_(d) for d in db) or 1
+        fa = sum(wa_(d) for d in da if m.a2b.get(d, -1) in sb)
+        fb = sum(wb_(d) for d in db if m.b2a.get(d, -1) in sa)
+        return min(fa / wa, fb / wb)
+    ba, bb = word_bag(m.a.body(i)), word_bag(m.b.body(j))
+    common = shared_words(ba, bb)
+    return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
+
+
+def text_names_other(m: Matcher, i: int, j: int) -> bool:
+    """The texts name the other's keyword and not their own: a page heading that disagrees with its
+    paragraph (the 2017 keyword page's "Impulse" defines Surge). The content decides then."""
+    ta, tb = m.a.title(i), m.b.title(j)
+    text_a, text_b = title_key(m.a.body(i)), title_key(m.b.body(j))
+    return (tb in text_a and ta not in text_a) or (ta in text_b and tb not in text_b)
+
+
+def names_differ(m: Matcher, i: int, j: int) -> bool:
+    ra, rb = m.a.rules[i].title, m.b.rules[j].title
+    if ra == rb:
+        return False  # the same raw title is the same compared title: most pairs stop here
+    ta, tb = m.a.title(i), m.b.title(j)
+    return bool(ta or tb) and ta != tb
+
+
+def gate(m: Matcher) -> bool:
+    """A link between differently named nodes (titles, keyword names, or a named node and an
+    unnamed one) stands only on strong evidence that the content went there; an unnumbered keyword
+    entry never links to a differently named keyword. Turned-down parents take with them the
+    children that paired only because the parents did. True when something was undone."""
+    undone = False
+    for i, j in sorted(m.a2b.items()):
+        if m.a2b.get(i) != j or not names_differ(m, i, j):
+            continue
+        keyword = m.a.level[i] == _UNNUMBERED or m.b.level[j] == _UNNUMBERED
+        if keyword and m.a.title(i) and m.b.title(j) and not text_names_other(m, i, j):
+            ok = False
+        else:
+            share = evidence(m, i, j)
+            ok = share >= EVIDENCE
+            if ok and share < STRONG_EVIDENCE and i not in m.uncertain:
+                # The gate runs more than once: say it once.
+                m.uncertain.add(i)
+                m.reason[i] += f"; uncertain: only {share:.0%} of the content went there under another name"
+        if ok:
+            continue
+        m.unpair(i)
+        undone = True
+        for c in m.a.children[i]:
+            d = m.a2b.get(c)
+            if (
+                d is not None
+                and m.b.parent[d] == j
+                and fuzz.ratio(m.a.body(c), m.b.body(d)) < LOOSE_CUTOFF
+            ):
+                m.unpair(c)
+    return undone
+
+
+def names_disagree(m: Matcher, i: int, j: int) -> bool:
+    """The two texts sit under differently named rules and each names only its own ("... cards with
+    morph" under Morph, "... for more information" under Cloak): boilerplate, not the same rule."""
+    pa, pb = m.a.parent[i], m.b.parent[j]
+    if pa < 0 or pb < 0:
+        return False
+    ta, tb = m.a.title(pa), m.b.title(pb)
+    if not ta or not tb or ta == tb:
+        return False
+    text_a, text_b = m.a.folded(i), m.b.folded(j)
+    return (ta in text_a and ta not in text_b) or (tb in text_b and tb not in text_a)
+
+
+def structure_bonus(m: Matcher, i: int, j: int) -> float:
+    """Bonus points for structural agreement: the parents are paired with each other, or the
+    neighbours before/after are."""
+    bonus = 0.0
+    pa, pb = m.a.parent[i], m.b.parent[j]
+    if pa >= 0 and m.a2b.get(pa) == pb:
+        bonus += 10
+    if i > 0 and j > 0 and m.a2b.get(i - 1) == j - 1:
+        bonus += 4
+    if m.a2b.get(i + 1) == j + 1 and j + 1 < len(m.b.rules):
+        bonus += 4
+    return bonus
