@@ -761,7 +761,7 @@ def test_an_archive_another_process_holds_is_busy_not_read_as_it_stands(
     import subprocess
     import sys
 
-    import rulediff.archive.core as core
+    import rulediff.archive.connection as core
 
     archive = tmp_path / "a.sqlite"
     shutil.copy(small_archive, archive)
@@ -1107,7 +1107,7 @@ def test_a_worker_refuses_an_archive_file_replaced_under_its_command(tmp_path: P
     from rulediff.archive import Archive
     from rulediff.errors import ArchiveError
     from rulediff.site.build import _render_pages
-    from rulediff.site.history import work_out_apart
+    from rulediff.site.step_work import work_out_apart
 
     archive = tmp_path / "a.sqlite"
     shutil.copy(small_archive, archive)

@@ -11,7 +11,7 @@ from rulediff import align, parse
 from rulediff.matcher.records import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
 from rulediff.render.html import to_html
 from rulediff.render.markdown import to_markdown
-from rulediff.render.notes import headline
+from rulediff.render.view import headline
 
 from .conftest import FIXTURES
 

@@ -18,9 +18,10 @@ from rulediff.archive.manifest import entries
 from rulediff.matcher.records import MUST_READ, Alignment, Shown, reader_changes, reader_counts
 from rulediff.render.html import to_html
 from rulediff.render.markdown import to_markdown
-from rulediff.render.notes import build_notes, headline
+from rulediff.render.notes import build_notes
 from rulediff.render.notes_json import notes_dict
 from rulediff.render.passages import Passage
+from rulediff.render.view import headline
 
 from .conftest import cr_txt_files, needs_cr_corpus
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulediff import parse
 from rulediff.matcher.classify import align
 from rulediff.matcher.records import Kind, Shown, shown_as
-from rulediff.matcher.renames import detect, renamed
+from rulediff.matcher.renames import detect
 from rulediff.model import Document
 from rulediff.parsers import parse_bytes
 from rulediff.render.diff_json import to_dict
@@ -25,7 +25,7 @@ from rulediff.render.notes import build_notes
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import nature_of
 from rulediff.words.records import Nature, Rename
-from rulediff.words.renames import substitute
+from rulediff.words.renames import renamed, substitute
 
 from .conftest import FIXTURES, ROOT, cr_txt_files, needs_cr_corpus
 

@@ -272,12 +272,11 @@ _WORDS = st.sampled_from(["EDH", "general", "generals", "his or her", "his", "th
 def test_users_found_through_one_search_are_those_each_text_says(texts: list[str], spellings: list[str]) -> None:
     from itertools import accumulate
 
-    from rulediff.matcher.renames import _users
-    from rulediff.words.renames import uses
+    from rulediff.words.renames import text_users, uses
 
     starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0)) if texts else [0]
     want = [x for x, t in enumerate(texts) if uses(t, tuple(spellings))]
-    assert _users(texts, "\n".join(texts), starts, tuple(spellings)) == want
+    assert text_users(texts, "\n".join(texts), starts, tuple(spellings)) == want
 
 
 def _looking_behind_first(spellings: tuple[str, ...]) -> re.Pattern[str]:

@@ -139,7 +139,7 @@ def _search_index_as_worked_out(out: Path, archive: Path) -> None:
     and the number it has in that last one, as a plain pass over the archived rules works it out."""
     import json
 
-    from rulediff.site.history import RuleIndex
+    from rulediff.site.rule_index import RuleIndex
 
     script = (out / "search-index.js").read_text("utf-8")
     data = json.loads(script[script.index("=") + 1 :].rstrip().rstrip(";"))

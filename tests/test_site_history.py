@@ -329,8 +329,8 @@ def test_where_history_steps_are_worked_out_changes_nothing(
     (site_history.StepWork). Here every page is worked out in one of three batches: all here, or two by the
     worker (a spawned process, every step pickled there and back) and one here, or all by the worker. The
     site and what the archive keeps of it are those of a build that worked out every page here at once."""
-    from rulediff.site import history as site_history
-    from rulediff.site.history import StepWork
+    from rulediff.site import step_work as site_history
+    from rulediff.site.step_work import StepWork
 
     releases = [
         _release(tmp_path, ("July 18, 2014", "20140718"), []),

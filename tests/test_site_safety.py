@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from rulediff.archive import Archive
 from rulediff.cli import main
 from rulediff.errors import OutputError
-from rulediff.site.writer import STAMP, SiteWriter, is_site, prepare_folder, safe_relative, write_if_changed
+from rulediff.site import journal
+from rulediff.site.journal import STAMP, safe_relative
+from rulediff.site.writer import SiteWriter, is_site, prepare_folder, write_if_changed
 
 from .conftest import FIXTURES
 
@@ -325,7 +327,6 @@ def test_a_build_that_stopped_midway_is_mended_by_the_next(tmp_path: Path, monke
 def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import rulediff.site.writer as sitewriter
 
     root = tmp_path / "site"
     prepare_folder(root)
@@ -348,7 +349,7 @@ def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypa
     first.finish()
     second.join(10)
     assert got == ["k1"]  # it read the stamp the first one saved
-    monkeypatch.setattr(sitewriter, "LOCK_WAIT", 0.2)
+    monkeypatch.setattr(journal, "LOCK_WAIT", 0.2)
     holder = SiteWriter(root)
     with pytest.raises(OutputError, match="another build has been writing this site"):
         SiteWriter(root)
@@ -422,12 +423,11 @@ def test_a_journal_this_user_may_only_read_is_still_heeded(tmp_path: Path, monke
 def test_a_file_system_without_locks_still_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import rulediff.site.writer as sitewriter
 
     def no_locks(fd: int, op: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(sitewriter.fcntl, "flock", no_locks)
+    monkeypatch.setattr(journal.fcntl, "flock", no_locks)
     root = tmp_path / "site"
     prepare_folder(root)
     w = SiteWriter(root)
@@ -456,7 +456,6 @@ def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
 ) -> None:
     """Over its limit the journal is not read (planted, or damaged): every page the stamp names is made again,
     and those no longer part of the site are removed."""
-    import rulediff.site.writer as sitewriter
 
     root = tmp_path / "site"
     prepare_folder(root)
@@ -464,7 +463,7 @@ def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
     w.write("a.html", "a", key="ka")
     w.write("gone.html", "gone", key="kg")
     w.finish()
-    monkeypatch.setattr(sitewriter, "JOURNAL_MOST", 10)
+    monkeypatch.setattr(journal, "JOURNAL_MOST", 10)
     (root / ".rulediff-site.journal").write_text("x.html\n" * 10)
     w = SiteWriter(root)
     assert not w.fresh_if("a.html", lambda stamped: True)

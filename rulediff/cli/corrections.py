@@ -1,4 +1,4 @@
-"""The command line, hand corrections of lineage: 'archive link', 'unlink' and 'corrections' (click only)."""
+"""The hand corrections of lineage: archive link, unlink and corrections (click only)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import json
 
 import click
 
-from .archive import archive
 from .frame import _guard, archive_option, archive_path
 
 REASON = click.option("--reason", required=True, help="Why, in one line: shown as 'linked by hand: REASON'.")
 
 
-@archive.command("link")
+@click.command("link")
 @click.argument("old_version")
 @click.argument("old_number")
 @click.argument("new_version")
@@ -36,7 +35,7 @@ def archive_link(old_version: str, old_number: str, new_version: str, new_number
         click.echo(arc.link(old_version, old_number, new_version, new_number, reason))
 
 
-@archive.command("unlink")
+@click.command("unlink")
 @click.argument("old_version")
 @click.argument("old_number")
 @click.argument("new_version")
@@ -60,7 +59,7 @@ def archive_unlink(old_version: str, old_number: str, new_version: str, new_numb
         click.echo(arc.unlink(old_version, old_number, new_version, new_number, reason))
 
 
-@archive.command("corrections")
+@click.command("corrections")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per correction.")
 @archive_option
 @_guard

@@ -1,6 +1,6 @@
 """The command line's shared frame: the root command group, --archive (before or after a command), the
-progress bar, and the guard that turns library errors into one-line messages (click only; the commands
-live in cli.py and cli_archive.py)."""
+progress bar, opening and adding to the archive, and the guard that turns library errors into one-line
+messages (click only; the commands live in the other modules of this package)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,18 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .._version import __version__
 from ..errors import DamagedArchiveError, RulediffError
 from ..support.safe_write import write_atomic
+
+if TYPE_CHECKING:
+    from ..archive import AddResult, Archive, VersionRow
+    from ..archive.identifying import Identified
+    from ..archive.manifest import Entry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -271,3 +276,36 @@ def progress_bar(length: int, label: str) -> Any:
     return click.progressbar(
         length=max(length, 1), label=label, file=err, hidden=not err.isatty(), item_show_func=lambda item: item
     )
+
+
+def open_archive(create: bool = True) -> Archive:
+    from ..archive import Archive
+
+    return Archive.open(archive_path(), create=create)
+
+
+def add_entries(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
+    """Archive items with a progress bar; one line per file unless quiet."""
+    from ..identify import record as record_identifications
+
+    results: list[AddResult] = []
+    with progress_bar(len(items), "archiving") as bar:
+
+        def done(entry: Entry, res: AddResult) -> None:
+            results.append(res)
+            bar.update(1, res.version.label)
+
+        arc.add_many(items, on_added=done)
+    found = record_identifications(arc)
+    if not quiet:
+        for res in results:
+            click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
+        say_identified(found)
+    return results
+
+
+def say_identified(found: list[tuple[VersionRow, Identified]]) -> None:
+    """One line per dump (re)identified against the archive's official releases."""
+    for v, ident in found:
+        said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
+        click.echo(f"{'identified':<17} {v.label}  ({said})")

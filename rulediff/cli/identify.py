@@ -1,4 +1,4 @@
-"""The command line, part three: click only -- `identify`, which archived release a dump's text is from."""
+"""The identify command: which archived release a dump's text is from (click only)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 from ..errors import ArchiveError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
-from .frame import _guard, archive_option, archive_path, main
+from .frame import _guard, archive_option, archive_path
 
 # The archive and the identification machinery are imported by the command itself: the other
 # commands (and `rulediff --help`) load this module but do not need them.
@@ -24,7 +24,7 @@ SHOWN_DIFFERENCES = 40
 CONTEXT = 40
 
 
-@main.command("identify")
+@click.command("identify")
 @click.argument("file", type=click.Path(dir_okay=True, path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Candidates to list.")

@@ -9,8 +9,8 @@ from rapidfuzz import fuzz
 
 from ..text import shared_words, word_bag
 from .sides import UNNUMBERED as _UNNUMBERED
-from .sides import title_key
-from .thresholds import EVIDENCE, LOOSE_CUTOFF, STRONG_EVIDENCE
+from .sides import Side, title_key
+from .thresholds import EVIDENCE, LOOSE_CUTOFF, STRONG_EVIDENCE, STRUCTURAL_CUTOFF
 
 if TYPE_CHECKING:
     from .passes import Matcher
@@ -122,3 +122,14 @@ def structure_bonus(m: Matcher, i: int, j: int) -> float:
     if m.a2b.get(i + 1) == j + 1 and j + 1 < len(m.b.rules):
         bonus += 4
     return bonus
+
+
+def has_other_source(
+    side: Side, x: int, other: Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
+) -> bool:
+    p = side.parent[x]
+    k = to_other.get(p, -1) if p >= 0 else -1
+    return k >= 0 and any(
+        c != claimant and c not in from_other and fuzz.ratio(other.body(c), side.body(x)) >= STRUCTURAL_CUTOFF
+        for c in other.children[k]
+    )

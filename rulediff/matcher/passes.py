@@ -19,11 +19,11 @@ from ..errors import AlignmentError
 from ..model import Document
 from ..numbering import Level
 from ..support.constructors import slot_filler
-from .evidence import evidence_said, gate, names_disagree
+from .evidence import evidence_said, gate, has_other_source, names_disagree
 from .likeness import BUDGET_TIMES, Likeness, OverBudgetError
 from .records import Pair
 from .sides import UNNUMBERED as _UNNUMBERED
-from .sides import Side, prepared
+from .sides import prepared
 from .thresholds import LOOSE_CUTOFF, OUTSIDE_CUTOFF, PAIR_CUTOFF, STRUCTURAL_CUTOFF, TITLE_CUTOFF, UNCERTAIN_BELOW
 
 K = TypeVar("K")
@@ -188,8 +188,8 @@ class Matcher:
         line is printed ..." came from 205.1, not from 212.1 General, whose subrules moved under it).
         Read from either side, so both orientations agree."""
         if self.a.title(i):
-            return _has_other_source(self.b, j, self.a, self.b2a, self.a2b, i)
-        return _has_other_source(self.a, i, self.b, self.a2b, self.b2a, j)
+            return has_other_source(self.b, j, self.a, self.b2a, self.a2b, i)
+        return has_other_source(self.a, i, self.b, self.a2b, self.b2a, j)
 
     def siblings(self) -> None:
         """Under paired parents, unpaired children pair in order: identical texts first (there are
@@ -367,17 +367,6 @@ _second = itemgetter(1)
 # The pair (i, j) of a matcher that ran new -> old, as its caller reads it: the same constructor, its first two
 # arguments the other way round.
 _turned_pair = slot_filler(Pair, "new old score reason uncertain same")
-
-
-def _has_other_source(
-    side: Side, x: int, other: Side, to_other: dict[int, int], from_other: dict[int, int], claimant: int
-) -> bool:
-    p = side.parent[x]
-    k = to_other.get(p, -1) if p >= 0 else -1
-    return k >= 0 and any(
-        c != claimant and c not in from_other and fuzz.ratio(other.body(c), side.body(x)) >= STRUCTURAL_CUTOFF
-        for c in other.children[k]
-    )
 
 
 def match(old: Document, new: Document, likeness: Likeness | None = None) -> list[Pair]:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from itertools import accumulate
 
 from rapidfuzz.distance import Indel
 
 from ..model import Document, Rule
-from ..text import kept_letters
 from ..words.records import Rename
-from ..words.renames import new_spellings, old_spellings, spelling_words, substitute, uses, whole_words
+from ..words.renames import joined_texts, new_spellings, old_spellings, renamed, text_users, uses
 from .likeness import Likeness
 from .passes import match
 from .records import Pair
@@ -139,27 +136,6 @@ def _inside(c: str) -> bool:
     return c.isalnum() or c in "_'\u2019"
 
 
-def _joined(texts: list[str]) -> tuple[str, list[int]]:
-    """``texts`` joined by newlines, and where each begins in the joined string: what :func:`_users` searches."""
-    return "\n".join(texts), list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-
-
-def _users(texts: list[str], joined: str, starts: list[int], spellings: tuple[str, ...]) -> list[int]:
-    """The positions in ``texts`` of those that use any of ``spellings`` (see :func:`uses`). ``joined`` is
-    the texts joined by newlines, ``starts`` where each begins: one C-speed search of it per spelling, for
-    its longest word (which every use holds, as :func:`uses` says), finds the few texts worth the
-    whole-word pattern."""
-    near: set[int] = set()
-    for w in (words[0] for words in spelling_words(spellings)):
-        k = joined.find(w)
-        while k >= 0:
-            x = bisect_right(starts, k) - 1
-            near.add(x)
-            k = joined.find(w, starts[x + 1] if x + 1 < len(starts) else len(joined))
-    pattern = whole_words(spellings)
-    return [x for x in sorted(near) if pattern.search(texts[x]) is not None]
-
-
 class _Release:
     """Every word of a document as one string (see :func:`_text`), and where spellings end in it, each found
     once: the detection after a rename's second matching, and :func:`_widen`, ask about the same spellings in
@@ -254,7 +230,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
                 named.add(key)
     old_words, new_words = _release(old), _release(new)
     edited_texts = [old.rules[i].text for i, _ in edited]
-    edited_joined, starts = _joined(edited_texts)
+    edited_joined, starts = joined_texts(edited_texts)
     found: list[Rename] = []
     found_in: list[set[int]] = []
     for key, rules in sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[0])):
@@ -264,7 +240,7 @@ def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: d
             continue  # a longer or shorter stretch of a rename already found
         spellings = _spellings(spelled[key])
         olds, news = old_spellings(spellings), new_spellings(spellings)
-        users = [edited[x] for x in _users(edited_texts, edited_joined, starts, olds)]
+        users = [edited[x] for x in text_users(edited_texts, edited_joined, starts, olds)]
         switched = sum(1 for i, j in users if uses(new.rules[j].text, news) and not uses(new.rules[j].text, olds))
         before = old_words.count(olds)
         if switched < MIN_CONSISTENT * len(users) or not before:
@@ -346,60 +322,6 @@ def _next_words(spellings: tuple[str, ...], release: _Release) -> set[str]:
     if not out:
         out.add("")  # some occurrence is followed by no word at all
     return out
-
-
-def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document:
-    """``doc`` read in the ``new`` release's words: what the matcher compares (the raw texts reported
-    stay the old ones). A rule the new release still has word for word is left alone: the old word may
-    live on in another sense there (the Emperor variant's generals outlived EDH's)."""
-    kept_raw = {r.text for r in new.rules}
-    rules = list(doc.rules)
-    rewritten: list[tuple[int, Rule]] = []
-    for k in _touched(doc, renames):
-        r = rules[k]
-        text = substitute(r.text, renames)
-        title = substitute(r.title, renames) if r.title else r.title
-        examples = tuple(
-            e if (t := substitute(e.text, renames)) == e.text else replace(e, text=t, norm_cache=None)
-            for e in r.examples
-        )
-        if (text != r.text or title != r.title or examples != r.examples) and r.text not in kept_raw:
-            rewritten.append(
-                (k, replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
-            )
-    if rewritten:
-        # The new release's comparison texts that may equal one of these rules' (equal texts have equal
-        # counts of the letters normalising keeps): the rest of the release is not normalised for nothing.
-        counts = {kept_letters(doc.rules[k].norm) for k, _ in rewritten}
-        kept = {
-            x.norm for x in new.rules if kept_letters(x.norm_cache if x.norm_cache is not None else x.text) in counts
-        }
-        for k, read in rewritten:
-            if doc.rules[k].norm not in kept:
-                rules[k] = read
-    return replace(doc, rules=tuple(rules))
-
-
-def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
-    """The positions of the rules of ``doc`` whose text, title or an example uses an old spelling of ``renames``
-    (:func:`_users`, one C-speed search of the joined texts per word), in order: every rule :func:`substitute`
-    may change. (Of several renames, the first to change a text finds its spelling in the text as it was.)"""
-    texts: list[str] = []
-    owner: list[int] = []
-    for k, r in enumerate(doc.rules):
-        texts.append(r.text)
-        owner.append(k)
-        if r.title:
-            texts.append(r.title)
-            owner.append(k)
-        for e in r.examples:
-            texts.append(e.text)
-            owner.append(k)
-    if not texts:
-        return []
-    joined, starts = _joined(texts)
-    found = (_users(texts, joined, starts, old_spellings(rename.spellings)) for rename in renames)
-    return sorted({owner[x] for xs in found for x in xs})
 
 
 def through_renames(

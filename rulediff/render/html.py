@@ -10,8 +10,9 @@ from typing import Any
 from ..matcher.records import MUST_READ, Alignment, Shown
 from ..numbering import RuleNumber
 from .links import Links
-from .notes import SECTION_NAMES, Entry, Notes, anchor, build_notes
+from .notes import anchor, build_notes
 from .templating import environment
+from .view import SECTION_NAMES, Entry, Notes
 
 # Marks that do not rely on colour: every change carries one of these next to its number.
 MARKS = {
@@ -84,6 +85,3 @@ def to_html(al: Alignment, site: dict[str, Any] | None = None, link_base: str | 
             site=site,
         )
     )
-
-
-

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .notes import Entry, Notes
+from .view import Entry, Notes
 
 
 def slug(label: str) -> str:

@@ -61,5 +61,3 @@ def to_markdown(al: Alignment, link_base: str | None = None) -> str:
         return _number(n, links)
 
     return env.get_template("diff.md.j2").render(n=notes, old=old, new=new, number=number)
-
-

@@ -6,8 +6,9 @@ from typing import Any
 
 from ..matcher.records import Alignment
 from ..support import jsontext
-from .notes import NOTES_SCHEMA, Brief, Entry, GlossaryNote, build_notes
+from .notes import build_notes
 from .passages import Passage
+from .view import NOTES_SCHEMA, Brief, Entry, GlossaryNote
 
 
 def _passage(p: Passage | None) -> dict[str, Any] | None:

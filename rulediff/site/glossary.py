@@ -11,12 +11,13 @@ from typing import Any
 from markupsafe import Markup
 
 from ..archive import Archive, VersionRow
-from .history import RuleIndex, file_slug, links_hold, run_key, stamp
-from .step_cache import StoredEdits, StoredParts, fill, glossary_step
-from .steps import Lookup
-from ..render.templating import made_by
 from ..history.glossary import term_key
 from ..history.timeline import stretches
+from ..render.templating import made_by
+from .history import links_hold, run_key, stamp
+from .rule_index import RuleIndex, file_slug
+from .step_cache import StoredEdits, StoredParts, fill, glossary_step
+from .steps import Lookup
 
 
 def _rule_url(idx: RuleIndex, vid: int, at: int | None, made: dict[Lookup, None], number: str) -> str | None:

@@ -6,169 +6,20 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import pickle
-import re
-import zlib
-from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from ..archive import Archive, VersionRow
-from ..archive.codec import orphan_rule
 from ..matcher.lineage import UNCERTAIN, link_texts
-from ..numbering import RuleNumber
-from .step_cache import StoredEdits, StoredParts
-from .steps import Lineage, Lookup, Step, StepMaker
 from ..render.templating import made_by
-from ..support.worker_pool import pool as worker_pool
+from .rule_index import Row, RuleIndex, _num_key
+from .step_work import StepWork, _unpack
+from .steps import Lineage, Lookup, Step, StepMaker
 
-# (lineage, version id, number, title, body id), as Archive.rule_index gives them
-Row = tuple[int, int, str | None, str | None, int]
 Progress = Callable[[str, int, int], None]
-
-
-def file_slug(text: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-._").lower()
-    return (s or "untitled")[:60]
-
-
-def history_paths(by_lineage: dict[int, list[Row]], versions: list[VersionRow]) -> dict[int, str]:
-    """A page address per lineage, from what readers know and the archive keeps however it is rebuilt:
-    the rule's number where it was last seen (``rules/702.15.html``), or its title when it never had
-    one. When several lineages end under one number, the most recent keeps the plain address and the
-    others add the date of the release they ended in (``rules/702.15-until-2011-05-01.html``).
-    ``by_lineage``: each lineage's rows in release order (RuleIndex.by_lineage)."""
-    order = {v.id: k for k, v in enumerate(versions)}
-    first: dict[int, tuple[int, str, str]] = {}
-    last: dict[int, tuple[int, str | None, str | None]] = {}
-    for lin, items in by_lineage.items():
-        _, vid, number, title, _ = items[0]
-        first[lin] = (order[vid], number or "", title or "")
-        # The first of its rows in its last release (a number printed twice has two).
-        x, end = len(items) - 1, items[-1][1]
-        while x and items[x - 1][1] == end:
-            x -= 1
-        _, vid, number, title, _ = items[x]
-        last[lin] = (order[vid], number, title)
-    groups: dict[str, list[int]] = {}
-    for lin, (_, number, title) in last.items():
-        base = number if number else "t-" + file_slug(title or "untitled")
-        groups.setdefault(base, []).append(lin)
-    out: dict[int, str] = {}
-    used: set[str] = set()
-    for base in sorted(groups):
-        lins = sorted(groups[base], key=lambda n: (-last[n][0], first[n], n))
-        for k, lin in enumerate(lins):
-            name = base if k == 0 else f"{base}-until-{file_slug(versions[last[lin][0]].date)}"
-            unique, n = name, 2
-            while unique in used:
-                unique, n = f"{name}-{n}", n + 1
-            used.add(unique)
-            out[lin] = f"rules/{unique}.html"
-    return out
-
-
-@dataclass(slots=True)
-class RuleIndex:
-    """What the rule pages need from one pass over every archived rule."""
-
-    versions: list[VersionRow]
-    order: dict[int, int]
-    # lineage -> its rows in release order (a release's own in the order stored), each body the first that
-    # reads alike (see Archive.bodies_read_alike)
-    by_lineage: dict[int, list[Row]]
-    # version id -> number -> lineage: where a reference in that version's text points
-    at: dict[int, dict[str, int]]
-    # version id -> rule number -> its subrules ((number, body id), ...), for rules read whole
-    kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
-    # version id -> heading or section number -> the numbers directly below it
-    heads: dict[int, dict[str, list[str]]]
-    paths: dict[int, str]
-    # versions that are the whole rules (not a partial dump): only they can say a rule is gone
-    complete: set[int]
-    # (body id, lineage) -> [first and last version position it is in, its number in the last, and which row
-    # that is (the first stored there)]: what the search index is made of
-    spans: dict[tuple[int, int], list[Any]]
-
-    @classmethod
-    def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
-        order = {v.id: k for k, v in enumerate(versions)}
-        # Stored in the order they were added, read in release order (a release inserted before others was
-        # added after them): every lineage's rows then come in release order, which its page and the
-        # keyword list read them in, without a sort of each.
-        per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
-        for row in arc.rule_index():
-            bucket = per_version.get(row[1])
-            if bucket is None:
-                raise orphan_rule(row[1])
-            bucket.append(row)
-        by_lineage: dict[int, list[Row]] = {}
-        # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
-        at: dict[int, dict[str, int]] = {}
-        kids: dict[int, dict[str, list[tuple[str, int]]]] = {}
-        heads: dict[int, dict[str, list[str]]] = {}
-        parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
-        spans: dict[tuple[int, int], list[Any]] = {}
-        alike = arc.bodies_read_alike()
-        n = 0  # the row's place among all rows in release order
-        # A release at a time: its position and its maps are looked up once, not once per row.
-        for k, v in enumerate(versions):
-            vid = v.id
-            book: dict[str, int] = {}
-            below: dict[str, list[tuple[str, int]]] = {}
-            head: dict[str, list[str]] = {}
-            at[vid], kids[vid], heads[vid] = book, below, head
-            for row in per_version.pop(vid):
-                lin, _, number, title, body = row
-                span = spans.get((body, lin))
-                if span is None:
-                    spans[(body, lin)] = [k, k, number, n]
-                elif k > span[1]:  # (in release order: its first release is the one it was met in)
-                    span[1:] = k, number, n
-                n += 1
-                # A page shows a body's text and examples: bodies that read alike are one to it.
-                shown = alike.get(body)
-                if shown is not None:
-                    body = shown
-                    row = (lin, vid, number, title, body)
-                same = by_lineage.get(lin)
-                if same is None:
-                    by_lineage[lin] = [row]
-                else:
-                    same.append(row)
-                if number:
-                    if number not in book:
-                        book[number] = lin
-                    parent = parents.get(number, "")
-                    if parent == "":
-                        parent = parents[number] = _parent_number(number)
-                    if parent is not None and "." in parent:  # a subrule of a rule: read with it
-                        below.setdefault(parent, []).append((number, body))
-                    elif parent is not None:
-                        head.setdefault(parent, []).append(number)
-        sort_keys = {n: _num_key(n) for n in parents}
-        for per in kids.values():
-            for lst in per.values():
-                if len(lst) > 1:
-                    lst.sort(key=lambda c: sort_keys[c[0]])
-        # A rule's subrules go into every history page entry as they are: a tuple, made once.
-        subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
-        complete = {v.id for v in versions if arc.coverage(v.id).complete}
-        paths = history_paths(by_lineage, versions)
-        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
-
-    def lineage_at(self, vid: int, number: str) -> int | None:
-        book = self.at.get(vid)
-        return book.get(number) if book is not None else None
-
-    def url(self, vid: int, number: str, up: str = "../") -> str | None:
-        lin = self.lineage_at(vid, number)
-        return up + self.paths[lin] if lin is not None else None
 
 
 @dataclass(slots=True)
@@ -272,141 +123,6 @@ def plan_history_pages(
     return listing, pending, StepWork(to_work, steps, progress, total)
 
 
-# A build shares the working out of steps with a worker process when at least this many pages need it (a
-# full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
-# batches: enough for the processes to end together, few enough that a batch's start costs nothing. The
-# worker is handed a few batches at a time, so that this process can take the others from the end, and an
-# error on either side ends the build within a batch or two.
-SHARED_WORK = 400
-BATCHES = 24
-HANDED = 2
-
-
-class StepWork:
-    """The steps of the history pages none of whose steps were kept, to be worked out (their parts packed)
-    before the pages are written: most of a full build's work. While the diff pages' workers render, this
-    process works out batches itself (``here_while``); what is left once they are done (and gone, with
-    their memory) it shares with one fresh worker (``rest_shared``), which would otherwise leave a core idle.
-    Where a page is worked out changes nothing it shows: steps are worked out from the page's lineage alone,
-    and what is kept of them only saves work."""
-
-    def __init__(self, pages: list[PendingPage], steps: StepMaker, progress: Progress | None, total: int) -> None:
-        self.steps, self.progress, self.total = steps, progress, total
-        self.ready = total - len(pages)  # the pages with nothing to work out
-        self.shared = len(pages) >= SHARED_WORK
-        size = -(-len(pages) // BATCHES) if self.shared else max(1, len(pages))
-        self.batches = deque(pages[k : k + size] for k in range(0, len(pages), size))
-        self.build = os.urandom(8).hex()  # tells a worker that its archive and caches are of this build
-        self.count(0)
-
-    def count(self, done: int) -> None:
-        self.ready += done
-        if self.progress:
-            self.progress("history pages", self.ready, self.total)
-
-    def here_while(self, busy: Callable[[], bool]) -> None:
-        """Work out batches here, from the last, while ``busy()`` says the other workers are at work; every
-        batch, when there are few pages."""
-        while self.batches and (not self.shared or busy()):
-            self._here(self.batches.pop())
-
-    def rest_shared(self) -> None:
-        """Work out the batches left: one fresh worker takes them from the first, ``HANDED`` at a time, and
-        this process from the last, until they meet."""
-        if len(self.batches) <= 1:
-            while self.batches:
-                self._here(self.batches.pop())
-            return
-        steps, batches = self.steps, self.batches
-        arc = steps.arc
-        handed: deque[tuple[list[PendingPage], Future[Worked]]] = deque()
-        with worker_pool(1, spawn=True) as pool:
-            while batches or handed:
-                while batches and len(handed) < HANDED:
-                    batch = batches.popleft()
-                    lineages = [page.lineage for page in batch]
-                    job = pool.submit(
-                        work_out_apart,
-                        self.build,
-                        str(arc.path),
-                        arc.identity,
-                        steps.versions,
-                        steps.diff_into,
-                        lineages,
-                    )
-                    handed.append((batch, job))
-                if batches:
-                    self._here(batches.pop())
-                else:
-                    handed[0][1].result()  # wait for the worker (an error it met is raised here)
-                while handed and handed[0][1].done():
-                    batch, job = handed.popleft()
-                    self._took(batch, job.result())
-
-    def _here(self, batch: list[PendingPage]) -> None:
-        for page in batch:
-            assert page.lineage is not None  # a page to work out keeps its lineage until it is
-            _worked(page, self.steps.work_out(page.lineage))
-        self.count(len(batch))
-
-    def _took(self, batch: list[PendingPage], worked: Worked) -> None:
-        """What the worker worked out of ``batch``: its edits and parts kept with this build's."""
-        done, edits, parts = worked
-        self.steps.memo.take(edits)
-        self.steps.parts.take(parts)
-        for page, (steps, packed) in zip(batch, done, strict=True):
-            _worked(page, steps, packed)
-        self.count(len(batch))
-
-
-def _worked(page: PendingPage, steps: list[Step], packed: bytes | None = None) -> None:
-    """Put ``steps`` on ``page``, their parts packed apart (``packed``: as a worker packed them)."""
-    page.packed = _pack(steps) if packed is None else packed
-    page.steps, page.lineage = steps, None  # worked out: its lineage can go
-
-
-# What a worker hands back of a batch: each page's steps with their parts packed apart (see _pack), and the
-# edits and rendered steps it worked out (StoredEdits.give, StoredParts.give).
-Worked = tuple[list[tuple[list[Step], bytes]], dict[str, bytes], dict[str, bytes]]
-
-# In a worker: the build it works for (StepWork.build), and that build's archive and kept edits and steps,
-# opened at its first batch and kept for the others. A worker serves one build; called in a process that
-# serves several, a new build closes the archive of the one before.
-_APART: dict[str, tuple[Archive, StoredEdits, StoredParts]] = {}
-
-
-def work_out_apart(
-    build: str,
-    archive: str,
-    identity: tuple[int, int],
-    versions: list[VersionRow],
-    diff_into: dict[int, str],
-    lineages: list[Lineage | None],
-) -> Worked:
-    """Worker: the steps of ``lineages`` (see ``StepMaker.work_out``) for build ``build`` of the archive the
-    build has open (``identity``), each with its parts packed, and the edits and rendered steps it worked out,
-    for the build to keep with its own."""
-    opened = _APART.get(build)
-    if opened is None:
-        for arc, _, _ in _APART.values():
-            arc.close()
-        _APART.clear()
-        arc = Archive.open_again(archive, identity)
-        opened = _APART[build] = (arc, StoredEdits(arc), StoredParts(arc))
-    arc, memo, parts = opened
-    maker = StepMaker(arc, versions, _no_url, diff_into, memo, parts)
-    out = []
-    for lin in lineages:
-        assert lin is not None
-        worked = maker.work_out(lin)
-        out.append((worked, _pack(worked)))
-    return out, memo.give(), parts.give()
-
-
-def _no_url(vid: int, number: str) -> str | None:
-    return None  # working out steps looks up no address: their links are filled in when they are written
-
-
 def write_history_pages(
     pending: list[PendingPage], steps: StepMaker, page_ids: Callable[[str], set[str]], w: Any, env: Any
 ) -> None:
@@ -490,23 +206,6 @@ def _runs(
     return out
 
 
-def _pack(steps: list[Step]) -> bytes:
-    """Take the rendered parts out of ``steps`` and return them compressed (a fifth of their size)."""
-    parts = [s.part for s in steps]
-    for s in steps:
-        s.part = ""
-    return zlib.compress(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), 1)
-
-
-def _unpack(page: PendingPage) -> list[Step] | None:
-    """A pending page's worked-out steps, their parts put back."""
-    if page.steps is not None and page.packed is not None:
-        for s, part in zip(page.steps, pickle.loads(zlib.decompress(page.packed)), strict=True):
-            s.part = part
-        page.packed = None
-    return page.steps
-
-
 def _numbers(runs: list[list[Any]], versions: list[VersionRow]) -> list[tuple[str, str, str | None]]:
     """The numbers a rule went by (``runs``: see ``_runs``), each with the first and last release it had it,
     None for "to today" (a rule in the newest release)."""
@@ -527,20 +226,3 @@ def _children(idx: RuleIndex, vid: int, number: str | None) -> list[str]:
     if not number or "." in number:
         return []
     return sorted(set(idx.heads[vid].get(number, [])), key=_num_key)
-
-
-_LETTERS_AT_END = re.compile(r"[a-z]+$")
-
-
-def _parent_number(number: str) -> str | None:
-    """The parent of a number written as text ("702.15b" -> "702.15" -> "702" -> "7"), by string
-    surgery (asked once per distinct number: see RuleIndex.build)."""
-    if "." in number:
-        trimmed = _LETTERS_AT_END.sub("", number)
-        return trimmed if trimmed != number else number.split(".", 1)[0]
-    return number[0] if len(number) == 3 else None
-
-
-def _num_key(number: str | None) -> tuple[Any, ...]:
-    n = RuleNumber.try_parse(number or "")
-    return n.sort_key if n is not None else (99,)

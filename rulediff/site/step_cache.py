@@ -17,11 +17,11 @@ from markupsafe import Markup, escape
 from ..archive import Archive
 from ..archive.queries import decode_edit, encode_edit
 from ..errors import DamagedArchiveError
+from ..history.timeline import Stretch, work_out
 from ..numbering import find_references
 from ..support.code_digest import sources_digest
 from ..words.diff import Op
 from ..words.edits import Edit, edit_engine
-from ..history.timeline import Stretch, work_out
 
 # A link to a rule's page: the targets it may name, then the (escaped) reference text it wraps. Escaped text
 # never holds "<", so no rule text can forge a hole, whatever characters it carries.

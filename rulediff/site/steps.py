@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..archive import Archive, VersionRow
-from .step_cache import StoredEdits, StoredParts, fill, history_step, part_key
-from ..support.code_digest import sources_digest
 from ..history.timeline import stretches
+from ..support.code_digest import sources_digest
+from .step_cache import StoredEdits, StoredParts, fill, history_step, part_key
 
 # (version index, number, title, body id, subrules as (number, body id)) of one rule of a lineage
 PlanEntry = tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]

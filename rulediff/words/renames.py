@@ -4,10 +4,18 @@ the new release's words."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
+from itertools import accumulate
+from typing import TYPE_CHECKING
 
+from ..text import kept_letters
 from .records import Rename
+
+if TYPE_CHECKING:
+    from ..model import Document, Rule
 
 
 @lru_cache(maxsize=256)
@@ -69,3 +77,78 @@ def _replace(m: re.Match[str], to: dict[str, str]) -> str:
     an = new[:1].lower() in "aeiou"
     article = ("An" if an else "A") if art[0] == "A" else ("an" if an else "a")
     return article + gap + new
+
+
+def joined_texts(texts: list[str]) -> tuple[str, list[int]]:
+    """``texts`` joined by newlines, and where each begins in the joined string: what :func:`text_users` searches."""
+    return "\n".join(texts), list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+
+def text_users(texts: list[str], joined: str, starts: list[int], spellings: tuple[str, ...]) -> list[int]:
+    """The positions in ``texts`` of those that use any of ``spellings`` (see :func:`uses`). ``joined`` is
+    the texts joined by newlines, ``starts`` where each begins: one C-speed search of it per spelling, for
+    its longest word (which every use holds, as :func:`uses` says), finds the few texts worth the
+    whole-word pattern."""
+    near: set[int] = set()
+    for w in (words[0] for words in spelling_words(spellings)):
+        k = joined.find(w)
+        while k >= 0:
+            x = bisect_right(starts, k) - 1
+            near.add(x)
+            k = joined.find(w, starts[x + 1] if x + 1 < len(starts) else len(joined))
+    pattern = whole_words(spellings)
+    return [x for x in sorted(near) if pattern.search(texts[x]) is not None]
+
+
+def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document:
+    """``doc`` read in the ``new`` release's words: what the matcher compares (the raw texts reported
+    stay the old ones). A rule the new release still has word for word is left alone: the old word may
+    live on in another sense there (the Emperor variant's generals outlived EDH's)."""
+    kept_raw = {r.text for r in new.rules}
+    rules = list(doc.rules)
+    rewritten: list[tuple[int, Rule]] = []
+    for k in _touched(doc, renames):
+        r = rules[k]
+        text = substitute(r.text, renames)
+        title = substitute(r.title, renames) if r.title else r.title
+        examples = tuple(
+            e if (t := substitute(e.text, renames)) == e.text else replace(e, text=t, norm_cache=None)
+            for e in r.examples
+        )
+        if (text != r.text or title != r.title or examples != r.examples) and r.text not in kept_raw:
+            rewritten.append(
+                (k, replace(r, text=text, title=title, examples=examples, norm_cache=None, digest_cache=None))
+            )
+    if rewritten:
+        # The new release's comparison texts that may equal one of these rules' (equal texts have equal
+        # counts of the letters normalising keeps): the rest of the release is not normalised for nothing.
+        counts = {kept_letters(doc.rules[k].norm) for k, _ in rewritten}
+        kept = {
+            x.norm for x in new.rules if kept_letters(x.norm_cache if x.norm_cache is not None else x.text) in counts
+        }
+        for k, read in rewritten:
+            if doc.rules[k].norm not in kept:
+                rules[k] = read
+    return replace(doc, rules=tuple(rules))
+
+
+def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
+    """The positions of the rules of ``doc`` whose text, title or an example uses an old spelling of ``renames``
+    (:func:`text_users`, one C-speed search of the joined texts per word), in order: every rule :func:`substitute`
+    may change. (Of several renames, the first to change a text finds its spelling in the text as it was.)"""
+    texts: list[str] = []
+    owner: list[int] = []
+    for k, r in enumerate(doc.rules):
+        texts.append(r.text)
+        owner.append(k)
+        if r.title:
+            texts.append(r.title)
+            owner.append(k)
+        for e in r.examples:
+            texts.append(e.text)
+            owner.append(k)
+    if not texts:
+        return []
+    joined, starts = joined_texts(texts)
+    found = (text_users(texts, joined, starts, old_spellings(rename.spellings)) for rename in renames)
+    return sorted({owner[x] for xs in found for x in xs})
