@@ -1,4 +1,4 @@
-"""The document model: frozen, slotted dataclasses for versions, rules, examples, glossary and coverage."""
+"""The document model: frozen, slotted dataclasses for versions, rules, examples, the glossary and warnings."""
 
 from __future__ import annotations
 
@@ -103,7 +103,8 @@ class Rule:
         notes: Iterable[str] = (),
         anchor: str | None = None,
     ) -> Rule:
-        # Thousands per release: made without the frozen __init__'s cost (slots.py). Same object, same fields.
+        # Thousands per release: made without the frozen __init__'s cost (support/constructors.py). Same object,
+        # same fields.
         return new_rule(number, text, line, title, tuple(examples), None, None, category, tuple(notes), anchor)
 
     @property
@@ -162,8 +163,8 @@ class Rule:
         return find_references(self.text)
 
 
-# Thousands per release: made without the frozen __init__'s cost (slots.py). ``new_rule`` and ``new_example``
-# take every field in the order named here (norm and digest None, examples and notes tuples), for the
+# Thousands per release: made without the frozen __init__'s cost (support/constructors.py). ``new_rule`` and
+# ``new_example`` take every field in the order named here (norm and digest None, examples and notes tuples), for the
 # parsers' builder.
 new_example = slot_filler(Example, "text line norm_cache")
 new_rule = slot_filler(Rule, "number text line title examples norm_cache digest_cache category notes anchor")

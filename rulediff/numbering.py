@@ -52,8 +52,8 @@ class RuleNumber:
         cls, section: int, heading: int | None = None, rule: int | None = None, letters: str = "", spelled: str = ""
     ) -> RuleNumber:
         """``RuleNumber(section, heading, rule, letters)``, the same object, for the thousands a parse
-        makes, without the frozen __init__'s cost (slots.py). The caller vouches for the parts (as the grammar
-        would read them: ``section == heading // 100``), and for ``spelled``: the canonical spelling or ""."""
+        makes, without the frozen __init__'s cost (support/constructors.py). The caller vouches for the parts (as the
+        grammar would read them: ``section == heading // 100``), and for ``spelled``: the canonical spelling or ""."""
         return _number(section, heading, rule, letters, spelled)
 
     @classmethod

@@ -243,5 +243,19 @@ def road() -> str:
     return "\n".join(lines)
 
 
+def test_the_readme_layout_names_every_module() -> None:
+    """The README's layout is drawn from the code: every module of the package is named there."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme[readme.index("## Layout") :]
+    missing = [
+        str(path.relative_to(ROOT))
+        for path in modules().values()
+        if path.name != "__init__.py"
+        and path.name not in layout
+        and path.parent.name not in ("parsers", "identify")  # one module per format, named by the table
+    ]
+    assert not missing, missing
+
+
 if __name__ == "__main__":
     print(road())

@@ -1,5 +1,5 @@
 """House rules that must hold on every commit: ruff and mypy --strict pass, the library never imports
-click, every module opens with a one-line docstring, and no module grows past the size STYLE.md asks."""
+click, every module opens with a one-line docstring, and no module grows past the 400 lines STYLE.md asks."""
 
 from __future__ import annotations
 
@@ -43,4 +43,4 @@ def test_module_rules(path) -> None:  # type: ignore[no-untyped-def]
     }
     if path.parent != PACKAGE / "cli":
         assert "click" not in imports, "only the CLI modules (rulediff/cli/) import click"
-    assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, "split a module by responsibility"
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= 400, "split a module by responsibility"

@@ -73,7 +73,7 @@ def leave(code: Any) -> None:
     It does not tear the interpreter down: a command's data (a long diff's alignment, a report's rule rows)
     would be freed object by object for nothing (0.04-0.06 s of a long jump's ``diff --format json``). Everything a
     command writes to a file is closed by the command itself (output files, the archive, the site's
-    journal); worker processes leave when this one has gone (workers.py). Standard output is flushed here: a
+    journal); worker processes leave when this one has gone (support/worker_pool.py). Standard output is flushed here: a
     full disk or a broken pipe at that point is reported as one line, as inside a command. Under a profiler,
     a tracer (coverage) or Python's development mode, the interpreter ends as usual, so that they report."""
     if code is None:

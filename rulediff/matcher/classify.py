@@ -86,7 +86,7 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
     """Align ``old`` with ``new`` and classify every node; see the README for the JSON form. ``fixes`` are
     hand corrections of this pair of versions (corrections.py), applied to the matcher's pairs. Raises
     AlignmentError when the two hold far more unlike text than any two real releases (likeness.BUDGET)."""
-    with collector.paused():  # thousands of lasting, acyclic objects: see collector.py
+    with collector.paused():  # thousands of lasting, acyclic objects: see support/gc_pause.py
         return _align(old, new, fixes)
 
 
@@ -248,7 +248,7 @@ def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
     return Kind.EDITED if edited else Kind.UNCHANGED
 
 
-# One per paired node: made without the frozen __init__'s cost (slots.py).
+# One per paired node: made without the frozen __init__'s cost (support/constructors.py).
 _change = slot_filler(Change, "kind old new nature score similarity reason examples uncertain")
 
 

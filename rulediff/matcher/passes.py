@@ -1,6 +1,6 @@
 """Align two documents node by node: exact anchors, titles, parents' votes, siblings, similarity, one-to-one.
 
-The matcher only pairs nodes and says why; ``rulediff.matcher.classify`` turns the pairs into classified changes.
+The matcher only pairs nodes and says why; ``classify`` turns the pairs into classified changes.
 Identity inside a document is the node's position (``Rule.key`` can repeat when a release publishes a
 number twice), so every map here is position -> position.
 """
@@ -359,7 +359,7 @@ class Matcher:
         ]
 
 
-# One per paired node: made without the frozen __init__'s cost (slots.py).
+# One per paired node: made without the frozen __init__'s cost (support/constructors.py).
 _pair = slot_filler(Pair, "old new score reason uncertain same")
 _second = itemgetter(1)
 

@@ -68,7 +68,7 @@ def parse_bytes(data: bytes, source: str = "<input>", format: str | None = None,
             raise FormatError(
                 f"no such format {format!r}; known formats: {', '.join(FORMATS)}", source=source
             ) from None
-    with collector.paused():  # a release is tens of thousands of lasting, acyclic objects: see collector.py
+    with collector.paused():  # a release is tens of thousands of lasting, acyclic objects: see support/gc_pause.py
         doc = fmt.parse(src)
     return with_lint(doc) if lint else doc
 

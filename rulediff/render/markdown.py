@@ -1,5 +1,5 @@
-"""Render release notes: Markdown in the form of an official bulletin, and ``rulediff.notes/1.1`` JSON; both
-read the one view-model of notes.py. ``--link-base`` links rule numbers into a site from ``rulediff report``."""
+"""The release notes as a Markdown bulletin, in the form of an official one, read from the notes view-model;
+``--link-base`` links rule numbers into a site from ``rulediff report``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Find the shipped templates and corpus (in a source checkout or an installed wheel) and make the Jinja
-environments: HTML with autoescape and StrictUndefined, Markdown with its own escaping."""
+"""The Jinja environments over the shipped templates: HTML with autoescape and StrictUndefined, Markdown with
+its own escaping; and the digest that names the code and templates a page was made by."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def template_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def made_by() -> str:
-    """Names the code and templates that make the site's pages: in every page's key (see sources.py)."""
+    """Names the code and templates that make the site's pages: in every page's key (see support/code_digest.py)."""
     return package_digest(template_dir())[:16]
 
 

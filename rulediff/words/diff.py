@@ -51,7 +51,7 @@ class Piece:
     old: str = ""  # for MUTED: what the old text said there
 
 
-# Made for every stretch of every word diff: without the frozen __init__'s cost (slots.py).
+# Made for every stretch of every word diff: without the frozen __init__'s cost (support/constructors.py).
 _piece = slot_filler(Piece, "op text old")
 
 

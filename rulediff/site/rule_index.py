@@ -1,0 +1,171 @@
+"""One pass over every archived rule for the rule pages: each lineage's rows, its page address at the rule's
+latest number, and the numbers in force in each release."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..archive import Archive, VersionRow
+from ..archive.codec import orphan_rule
+from ..numbering import RuleNumber
+
+# (lineage, version id, number, title, body id), as Archive.rule_index gives them
+Row = tuple[int, int, str | None, str | None, int]
+
+
+def file_slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-._").lower()
+    return (s or "untitled")[:60]
+
+
+def history_paths(by_lineage: dict[int, list[Row]], versions: list[VersionRow]) -> dict[int, str]:
+    """A page address per lineage, from what readers know and the archive keeps however it is rebuilt:
+    the rule's number where it was last seen (``rules/702.15.html``), or its title when it never had
+    one. When several lineages end under one number, the most recent keeps the plain address and the
+    others add the date of the release they ended in (``rules/702.15-until-2011-05-01.html``).
+    ``by_lineage``: each lineage's rows in release order (RuleIndex.by_lineage)."""
+    order = {v.id: k for k, v in enumerate(versions)}
+    first: dict[int, tuple[int, str, str]] = {}
+    last: dict[int, tuple[int, str | None, str | None]] = {}
+    for lin, items in by_lineage.items():
+        _, vid, number, title, _ = items[0]
+        first[lin] = (order[vid], number or "", title or "")
+        # The first of its rows in its last release (a number printed twice has two).
+        x, end = len(items) - 1, items[-1][1]
+        while x and items[x - 1][1] == end:
+            x -= 1
+        _, vid, number, title, _ = items[x]
+        last[lin] = (order[vid], number, title)
+    groups: dict[str, list[int]] = {}
+    for lin, (_, number, title) in last.items():
+        base = number if number else "t-" + file_slug(title or "untitled")
+        groups.setdefault(base, []).append(lin)
+    out: dict[int, str] = {}
+    used: set[str] = set()
+    for base in sorted(groups):
+        lins = sorted(groups[base], key=lambda n: (-last[n][0], first[n], n))
+        for k, lin in enumerate(lins):
+            name = base if k == 0 else f"{base}-until-{file_slug(versions[last[lin][0]].date)}"
+            unique, n = name, 2
+            while unique in used:
+                unique, n = f"{name}-{n}", n + 1
+            used.add(unique)
+            out[lin] = f"rules/{unique}.html"
+    return out
+
+
+@dataclass(slots=True)
+class RuleIndex:
+    """What the rule pages need from one pass over every archived rule."""
+
+    versions: list[VersionRow]
+    order: dict[int, int]
+    # lineage -> its rows in release order (a release's own in the order stored), each body the first that
+    # reads alike (see Archive.bodies_read_alike)
+    by_lineage: dict[int, list[Row]]
+    # version id -> number -> lineage: where a reference in that version's text points
+    at: dict[int, dict[str, int]]
+    # version id -> rule number -> its subrules ((number, body id), ...), for rules read whole
+    kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
+    # version id -> heading or section number -> the numbers directly below it
+    heads: dict[int, dict[str, list[str]]]
+    paths: dict[int, str]
+    # versions that are the whole rules (not a partial dump): only they can say a rule is gone
+    complete: set[int]
+    # (body id, lineage) -> [first and last version position it is in, its number in the last, and which row
+    # that is (the first stored there)]: what the search index is made of
+    spans: dict[tuple[int, int], list[Any]]
+
+    @classmethod
+    def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
+        order = {v.id: k for k, v in enumerate(versions)}
+        # Stored in the order they were added, read in release order (a release inserted before others was
+        # added after them): every lineage's rows then come in release order, which its page and the
+        # keyword list read them in, without a sort of each.
+        per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
+        for row in arc.rule_index():
+            bucket = per_version.get(row[1])
+            if bucket is None:
+                raise orphan_rule(row[1])
+            bucket.append(row)
+        by_lineage: dict[int, list[Row]] = {}
+        # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
+        at: dict[int, dict[str, int]] = {}
+        kids: dict[int, dict[str, list[tuple[str, int]]]] = {}
+        heads: dict[int, dict[str, list[str]]] = {}
+        parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
+        spans: dict[tuple[int, int], list[Any]] = {}
+        alike = arc.bodies_read_alike()
+        n = 0  # the row's place among all rows in release order
+        # A release at a time: its position and its maps are looked up once, not once per row.
+        for k, v in enumerate(versions):
+            vid = v.id
+            book: dict[str, int] = {}
+            below: dict[str, list[tuple[str, int]]] = {}
+            head: dict[str, list[str]] = {}
+            at[vid], kids[vid], heads[vid] = book, below, head
+            for row in per_version.pop(vid):
+                lin, _, number, title, body = row
+                span = spans.get((body, lin))
+                if span is None:
+                    spans[(body, lin)] = [k, k, number, n]
+                elif k > span[1]:  # (in release order: its first release is the one it was met in)
+                    span[1:] = k, number, n
+                n += 1
+                # A page shows a body's text and examples: bodies that read alike are one to it.
+                shown = alike.get(body)
+                if shown is not None:
+                    body = shown
+                    row = (lin, vid, number, title, body)
+                same = by_lineage.get(lin)
+                if same is None:
+                    by_lineage[lin] = [row]
+                else:
+                    same.append(row)
+                if number:
+                    if number not in book:
+                        book[number] = lin
+                    parent = parents.get(number, "")
+                    if parent == "":
+                        parent = parents[number] = _parent_number(number)
+                    if parent is not None and "." in parent:  # a subrule of a rule: read with it
+                        below.setdefault(parent, []).append((number, body))
+                    elif parent is not None:
+                        head.setdefault(parent, []).append(number)
+        sort_keys = {n: _num_key(n) for n in parents}
+        for per in kids.values():
+            for lst in per.values():
+                if len(lst) > 1:
+                    lst.sort(key=lambda c: sort_keys[c[0]])
+        # A rule's subrules go into every history page entry as they are: a tuple, made once.
+        subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
+        complete = {v.id for v in versions if arc.coverage(v.id).complete}
+        paths = history_paths(by_lineage, versions)
+        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
+
+    def lineage_at(self, vid: int, number: str) -> int | None:
+        book = self.at.get(vid)
+        return book.get(number) if book is not None else None
+
+    def url(self, vid: int, number: str, up: str = "../") -> str | None:
+        lin = self.lineage_at(vid, number)
+        return up + self.paths[lin] if lin is not None else None
+
+
+_LETTERS_AT_END = re.compile(r"[a-z]+$")
+
+
+def _parent_number(number: str) -> str | None:
+    """The parent of a number written as text ("702.15b" -> "702.15" -> "702" -> "7"), by string
+    surgery (asked once per distinct number: see RuleIndex.build)."""
+    if "." in number:
+        trimmed = _LETTERS_AT_END.sub("", number)
+        return trimmed if trimmed != number else number.split(".", 1)[0]
+    return number[0] if len(number) == 3 else None
+
+
+def _num_key(number: str | None) -> tuple[Any, ...]:
+    n = RuleNumber.try_parse(number or "")
+    return n.sort_key if n is not None else (99,)
