@@ -4,12 +4,9 @@ glossary), and whether it could hold a given rule."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .numbering import Level, RuleNumber
-
-if TYPE_CHECKING:
-    from .model import Document, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +57,6 @@ class Coverage:
             "glossary": self.glossary,
             "description": self.description,
         }
-
-
-def covered(doc: Document, r: Rule) -> bool:
-    """Could ``doc`` contain ``r`` at all (by its coverage)? Unnumbered nodes are judged by title."""
-    return covers(doc.coverage, r.number, r.title, r.category)
 
 
 def covers(coverage: Coverage, number: RuleNumber | None, title: str | None, category: str | None) -> bool:

@@ -10,7 +10,7 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
-from .coverage import Coverage
+from .coverage import Coverage, covers
 from .numbering import Level, Reference, RuleNumber, find_references
 from .support.constructors import slot_filler
 from .text import normalize
@@ -364,3 +364,8 @@ class Document:
             "credits": self.credits,
             "warnings": [w.as_dict() for w in self.warnings],
         }
+
+
+def covered(doc: Document, r: Rule) -> bool:
+    """Could ``doc`` contain ``r`` at all (by its coverage)? Unnumbered nodes are judged by title."""
+    return covers(doc.coverage, r.number, r.title, r.category)

@@ -9,8 +9,7 @@ from operator import itemgetter
 
 from rapidfuzz import fuzz
 
-from ..coverage import covered
-from ..model import Document, Example, GlossaryEntry, Rule
+from ..model import Document, Example, GlossaryEntry, Rule, covered
 from ..support import gc_pause as collector
 from ..support.constructors import slot_filler
 from ..words.nature import nature_of

@@ -3,7 +3,7 @@ links standing on too little of it), the structural points a similar pair earns,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rapidfuzz import fuzz
 
@@ -12,12 +12,23 @@ from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import Side, title_key
 from .thresholds import EVIDENCE, LOOSE_CUTOFF, STRONG_EVIDENCE, STRUCTURAL_CUTOFF
 
-if TYPE_CHECKING:
-    from .passes import Matcher
 
+class Matcher(Protocol):
+    """What the evidence reads of a matcher under way (passes.Matcher): both sides, the pairs so far, and
+    what the gate records or undoes."""
+
+    a: Side
+    b: Side
+    a2b: dict[int, int]
+    b2a: dict[int, int]
+    reason: dict[int, str]
+    uncertain: set[int]
+
+    def unpair(self, i: int) -> None: ...
 
 
 def evidence_said(m: Matcher, i: int, j: int, said: str) -> str:
+    """The structural evidence of a pair made on similar text, in words (for its reason)."""
     pa, pb = m.a.parent[i], m.b.parent[j]
     parts = []
     if pa >= 0 and m.a2b.get(pa) == pb and "parent" not in said:
@@ -88,11 +99,7 @@ def gate(m: Matcher) -> bool:
         undone = True
         for c in m.a.children[i]:
             d = m.a2b.get(c)
-            if (
-                d is not None
-                and m.b.parent[d] == j
-                and fuzz.ratio(m.a.body(c), m.b.body(d)) < LOOSE_CUTOFF
-            ):
+            if d is not None and m.b.parent[d] == j and fuzz.ratio(m.a.body(c), m.b.body(d)) < LOOSE_CUTOFF:
                 m.unpair(c)
     return undone
 

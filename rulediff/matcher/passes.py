@@ -14,9 +14,8 @@ from typing import TypeVar
 
 from rapidfuzz import fuzz
 
-from ..coverage import covered
 from ..errors import AlignmentError
-from ..model import Document
+from ..model import Document, covered
 from ..numbering import Level
 from ..support.constructors import slot_filler
 from .evidence import evidence_said, gate, has_other_source, names_disagree
@@ -325,7 +324,6 @@ class Matcher:
             line=r.line,
         )
 
-
     def run(self, flipped: bool = False) -> list[Pair]:
         """The pairs, by old position; ``flipped``: this matcher runs new -> old, so each pair is turned
         round (and ordered by the caller's old position) as it is made."""
@@ -391,5 +389,3 @@ def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: l
 
 def _orientation(doc: Document) -> tuple[str, str, int]:
     return (doc.version.sha256, doc.version.label, len(doc.rules))
-
-

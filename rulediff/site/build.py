@@ -10,7 +10,6 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +21,13 @@ from ..render.templating import asset, environment, made_by
 from ..support.worker_pool import pool as worker_pool
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
-from .index import _chart, _search, _summaries, _version_rows, new_keywords
+from .index import Page, _chart, _search, _summaries, _version_rows, new_keywords
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
 from .writer import SiteWriter, prepare_folder, write_if_changed
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(slots=True)
-class Page:
-    old: VersionRow
-    new: VersionRow
-    path: str
-    role: str  # "consecutive" or "bridge"
-    summary: dict[str, int]
 
 
 def build_site(

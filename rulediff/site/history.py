@@ -7,7 +7,6 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -16,24 +15,8 @@ from ..archive import Archive, VersionRow
 from ..matcher.lineage import UNCERTAIN, link_texts
 from ..render.templating import made_by
 from .rule_index import Row, RuleIndex, _num_key
-from .step_work import StepWork, _unpack
-from .steps import Lineage, Lookup, Step, StepMaker
-
-Progress = Callable[[str, int, int], None]
-
-
-@dataclass(slots=True)
-class PendingPage:
-    """A history page worked out but not yet written: its links into diff pages wait for those pages."""
-
-    path: str
-    key: str
-    context: dict[str, Any]
-    lineage: Lineage | None  # kept only while its steps may need checking or working out (memory)
-    block: str  # the key of its steps as written
-    kept: dict[str, Any] | None  # its steps as an earlier build wrote them, if their runs are the same
-    steps: list[Step] | None  # its steps worked out (when none were kept), their parts packed apart
-    packed: bytes | None = None  # the parts of ``steps``, compressed: a full build's pages wait all at once
+from .step_work import PendingPage, Progress, StepWork, _unpack
+from .steps import Lineage, Lookup, StepMaker
 
 
 def plan_history_pages(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ..archive import Archive, VersionRow
 from ..archive.codec import engine_version
@@ -12,8 +13,14 @@ from .rule_index import RuleIndex, _num_key
 from .step_cache import StoredParts, part_key
 from .writer import SiteWriter
 
-if TYPE_CHECKING:
-    from .build import Page
+
+@dataclass(slots=True)
+class Page:
+    old: VersionRow
+    new: VersionRow
+    path: str
+    role: str  # "consecutive" or "bridge"
+    summary: dict[str, int]
 
 
 def _summaries(

@@ -9,15 +9,30 @@ import zlib
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 from ..archive import Archive, VersionRow
 from ..support.worker_pool import pool as worker_pool
 from .step_cache import StoredEdits, StoredParts
 from .steps import Lineage, Step, StepMaker
 
-if TYPE_CHECKING:
-    from .history import PendingPage, Progress
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(slots=True)
+class PendingPage:
+    """A history page worked out but not yet written: its links into diff pages wait for those pages."""
+
+    path: str
+    key: str
+    context: dict[str, Any]
+    lineage: Lineage | None  # kept only while its steps may need checking or working out (memory)
+    block: str  # the key of its steps as written
+    kept: dict[str, Any] | None  # its steps as an earlier build wrote them, if their runs are the same
+    steps: list[Step] | None  # its steps worked out (when none were kept), their parts packed apart
+    packed: bytes | None = None  # the parts of ``steps``, compressed: a full build's pages wait all at once
+
 
 # A build shares the working out of steps with a worker process when at least this many pages need it (a
 # full build: some 3,700; adding a release: a few dozen, worked out here at once), in about this many
