@@ -188,6 +188,35 @@ def test_no_import_cycles_lazy_imports_included() -> None:
     assert cycles() == []
 
 
+def test_above_the_archive_only_its_face_is_imported() -> None:
+    """History, identify, the site and the CLI reach the archive through ``rulediff.archive`` alone: its parts
+    and stored formats are its own."""
+    wrong = sorted(
+        {
+            f"{modules()[m].relative_to(ROOT)}:{line}: imports {t}"
+            for m, edges in graph().items()
+            if RANK[stage(m)] > RANK["archive"] and m not in FACE
+            for t, line, _ in edges
+            if stage(t) == "archive" and t != "rulediff.archive"
+        }
+    )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_archive_is_made_of_parts_not_a_tower() -> None:
+    """No class of the archive derives from another of its own (the Archive composes its parts)."""
+    own = set()
+    bases = []
+    for m, path in modules().items():
+        if stage(m) != "archive":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                own.add(node.name)
+                bases.extend((node.name, ast.unparse(b)) for b in node.bases)
+    assert not [(c, b) for c, b in bases if b in own]
+
+
 def test_the_word_diff_is_a_leaf_of_the_matcher() -> None:
     """The words stage imports nothing of the matcher (nor of anything above it)."""
     for m, edges in graph().items():

@@ -38,7 +38,7 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_seeds_are_ordered_by_era_with_their_manifest_labels(seeded: Path) -> None:
     with Archive.open(seeded, create=False) as arc:
-        labels = [v.label for v in arc.versions()]
+        labels = [v.label for v in arc.versions.all()]
     assert labels == ["2011-2014-rst", "2011-blog", "2017-judge", "2022-markdown", "2024-dataset"]
 
 
@@ -74,7 +74,7 @@ def test_re_adding_the_same_bytes_is_a_no_op(tmp_path: Path) -> None:
         first = arc.add_file(TINY)
         again = arc.add_file(TINY)
         assert first.status == "added" and again.status == "already archived"
-        assert len(arc.versions()) == 1
+        assert len(arc.versions.all()) == 1
 
 
 def test_same_date_different_bytes_is_a_re_release(tmp_path: Path) -> None:
@@ -84,13 +84,13 @@ def test_same_date_different_bytes_is_a_re_release(tmp_path: Path) -> None:
         arc.add_file(TINY)
         res = arc.add_file(changed)
         assert res.status == "re-release"
-        vs = arc.versions()
+        vs = arc.versions.all()
         assert [v.effective_date for v in vs] == ["2019-05-03", "2019-05-03"]
         assert vs[1].label.endswith("(re-release 2)")
         # A date names the version whose label it is; the re-release is named by its own label.
-        assert arc.resolve("2019-05-03").id == vs[0].id
-        assert arc.resolve(vs[1].label).id == vs[1].id
-        al = arc.alignment(f"#{vs[0].id}", f"#{vs[1].id}")
+        assert arc.versions.resolve("2019-05-03").id == vs[0].id
+        assert arc.versions.resolve(vs[1].label).id == vs[1].id
+        al = arc.alignments.get(f"#{vs[0].id}", f"#{vs[1].id}")
         assert al.summary()["edited_substantive"] == 1
 
 
@@ -108,7 +108,7 @@ def test_removing_a_release_of_a_date_labels_the_others_again(tmp_path: Path) ->
     with Archive.open(tmp_path / "a.sqlite") as arc:
         for f in files:
             arc.add_file(f)
-        by_source = lambda: {v.source: v.label for v in arc.versions()}  # noqa: E731
+        by_source = lambda: {v.source: v.label for v in arc.versions.all()}  # noqa: E731
         assert by_source() == {
             "r0.txt": "2019-05-03",
             "r1.txt": "2019-05-03 (re-release 2)",
@@ -116,14 +116,14 @@ def test_removing_a_release_of_a_date_labels_the_others_again(tmp_path: Path) ->
         }
         arc.remove("2019-05-03 (re-release 2)")
         assert by_source() == {"r0.txt": "2019-05-03", "r2.txt": "2019-05-03 (re-release 2)"}
-        assert arc.resolve("2019-05-03 (re-release 2)").source == "r2.txt"
+        assert arc.versions.resolve("2019-05-03 (re-release 2)").source == "r2.txt"
         arc.remove("2019-05-03")
         assert by_source() == {"r2.txt": "2019-05-03"}
-        assert arc.resolve("2019-05-03").source == "r2.txt"
+        assert arc.versions.resolve("2019-05-03").source == "r2.txt"
         arc.add_file(files[0])
         assert by_source() == {"r2.txt": "2019-05-03", "r0.txt": "2019-05-03 (re-release 2)"}
     with Archive.open(tmp_path / "a.sqlite", create=False) as arc:
-        assert [v.label for v in arc.versions()] == ["2019-05-03", "2019-05-03 (re-release 2)"]
+        assert [v.label for v in arc.versions.all()] == ["2019-05-03", "2019-05-03 (re-release 2)"]
 
 
 def test_out_of_order_adds_end_up_in_order_with_the_same_lineages(tmp_path: Path, seeded: Path) -> None:
@@ -131,10 +131,10 @@ def test_out_of_order_adds_end_up_in_order_with_the_same_lineages(tmp_path: Path
     with Archive.open(tmp_path / "rev.sqlite") as arc:
         for e in reversed(items):
             arc.add_many([e])
-        labels = [v.label for v in arc.versions()]
+        labels = [v.label for v in arc.versions.all()]
         rev = [(n, a) for n, a, _ in history(arc, "lifelink").numbers()]
         pairs = {(a, b) for a, b in arc.db.execute("SELECT old_id, new_id FROM alignments WHERE role='consecutive'")}
-        ids = [v.id for v in arc.versions()]
+        ids = [v.id for v in arc.versions.all()]
     assert labels == ["2011-2014-rst", "2011-blog", "2017-judge", "2022-markdown", "2024-dataset"]
     assert pairs == set(zip(ids, ids[1:], strict=False))
     with Archive.open(seeded, create=False) as arc:
@@ -145,11 +145,11 @@ def test_remove_relinks_neighbours(tmp_path: Path) -> None:
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_many(entries([str(CORPUS)]))
         arc.remove("2017-judge")
-        ids = [v.id for v in arc.versions()]
+        ids = [v.id for v in arc.versions.all()]
         pairs = {(a, b) for a, b in arc.db.execute("SELECT old_id, new_id FROM alignments WHERE role='consecutive'")}
         assert pairs == set(zip(ids, ids[1:], strict=False))
         with pytest.raises(ArchiveError, match="no archived version"):
-            arc.resolve("2017-judge")
+            arc.versions.resolve("2017-judge")
 
 
 def test_a_foreign_sqlite_file_is_refused_and_untouched(tmp_path: Path) -> None:
@@ -183,10 +183,10 @@ KILLER = textwrap.dedent(
     """
     import os, signal, sys
     from rulediff.archive import Archive
-    from rulediff.archive.base import ArchiveBase
-    real = ArchiveBase._Tx.__exit__
+    from rulediff.archive.store import _Transaction
+    real = _Transaction.__exit__
     def die_before_commit(self, exc_type, *rest):
-        written = self.arc.db.execute("SELECT count(*) FROM rules").fetchone()[0]
+        written = self.store.db.execute("SELECT count(*) FROM rules").fetchone()[0]
         if exc_type is None and written > int(sys.argv[4]):   # the add's rules are in, nothing committed
             print(written, flush=True)
             if sys.argv[3] == "kill":
@@ -194,7 +194,7 @@ KILLER = textwrap.dedent(
             real(self, KeyboardInterrupt, KeyboardInterrupt(), None)  # Ctrl-C as the block's last step
             raise KeyboardInterrupt
         return real(self, exc_type, *rest)
-    ArchiveBase._Tx.__exit__ = die_before_commit
+    _Transaction.__exit__ = die_before_commit
     with Archive.open(sys.argv[1]) as arc:
         arc.add_file(sys.argv[2])
     """
@@ -206,7 +206,7 @@ def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path
     path = tmp_path / "a.sqlite"
     with Archive.open(path) as arc:
         arc.add_file(CORPUS / "003_8b50984e948ebee1.txt")
-        before = [(v.id, v.label, v.sha256) for v in arc.versions()]
+        before = [(v.id, v.label, v.sha256) for v in arc.versions.all()]
         rules_before = arc.db.execute("SELECT count(*) FROM rules").fetchone()[0]
     proc = subprocess.run(
         [sys.executable, "-c", KILLER, str(path), str(CORPUS / "000_67b17b6c7d536d12.txt"), how, str(rules_before)],
@@ -217,7 +217,7 @@ def test_a_killed_or_interrupted_add_leaves_the_archive_as_it_was(tmp_path: Path
     assert proc.returncode != 0
     assert int(proc.stdout) > rules_before  # it died with the new release's rules written, not before
     with Archive.open(path, create=False) as arc:
-        assert [(v.id, v.label, v.sha256) for v in arc.versions()] == before
+        assert [(v.id, v.label, v.sha256) for v in arc.versions.all()] == before
         assert arc.db.execute("SELECT count(*) FROM rules").fetchone()[0] == rules_before
         assert arc.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         # And the archive still works afterwards.
@@ -253,16 +253,16 @@ def test_re_releases_are_ordered_by_publication_not_by_file_name(tmp_path: Path)
     (folder / "cr-20190503-rerelease-20190520.txt").write_bytes(later)
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_many(entries([str(folder)]))
-        vs = arc.versions()
+        vs = arc.versions.all()
         assert [(v.source, v.label, v.published) for v in vs] == [
             ("cr-20190503.txt", "2019-05-03", None),
             ("cr-20190503-rerelease-20190520.txt", "2019-05-03 (re-release 2)", "2019-05-20"),
         ]
-        assert arc.resolve("2019-05-03").source == "cr-20190503.txt"
-        al = arc.alignment("2019-05-03", "2019-05-03 (re-release 2)")
+        assert arc.versions.resolve("2019-05-03").source == "cr-20190503.txt"
+        al = arc.alignments.get("2019-05-03", "2019-05-03 (re-release 2)")
         assert al.old.version.sha256 != al.new.version.sha256 and al.summary()["edited_substantive"] == 1
-        assert arc.version_before("2019-05-10").source == "cr-20190503.txt"
-        assert arc.version_before("2019-05-20").source == "cr-20190503-rerelease-20190520.txt"
+        assert arc.versions.in_force("2019-05-10").source == "cr-20190503.txt"
+        assert arc.versions.in_force("2019-05-20").source == "cr-20190503-rerelease-20190520.txt"
 
 
 def test_a_date_two_versions_share_resolves_only_by_label(tmp_path: Path) -> None:
@@ -272,8 +272,8 @@ def test_a_date_two_versions_share_resolves_only_by_label(tmp_path: Path) -> Non
         arc.add_file(TINY, label="first printing")
         arc.add_file(changed, label="second printing")
         with pytest.raises(ArchiveError, match="'2019-05-03' names 2 archived versions: 'first printing'.*'second pr"):
-            arc.resolve("2019-05-03")
-        assert arc.resolve("second printing").source == "second.txt"
+            arc.versions.resolve("2019-05-03")
+        assert arc.versions.resolve("second printing").source == "second.txt"
 
 
 _SMALL = [
@@ -305,7 +305,7 @@ def test_an_incremental_rebuild_is_byte_identical_to_a_fresh_build(tmp_path: Pat
         for f in files:
             arc.add_file(f)
             build_site(arc, tmp_path / "kept")
-        arc.remove(arc.versions()[2].label)
+        arc.remove(arc.versions.all()[2].label)
         build_site(arc, tmp_path / "kept")
         # The fresh build works out every edit and renders every step again.
         arc.db.execute("DELETE FROM edits")
@@ -367,20 +367,20 @@ def test_alignments_record_their_engine_and_a_newer_engine_re_aligns(tmp_path: P
         assert {e for (e,) in arc.db.execute("SELECT engine FROM alignments")} == {engine_version()}
         good = dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments"))
         lineages = _lineage_partition(arc)
-        ids = [v.id for v in arc.versions()]
+        ids = [v.id for v in arc.versions.all()]
         # An older engine's answers: one pair that now aligns the same, one it aligned wrongly (no pairs).
         wrong = zlib.compress(b'{"changes":[],"number_map":{},"glossary":[],"inferred":{}}')
         pair = "WHERE old_id = ? AND new_id = ?"
         arc.db.execute(f"UPDATE alignments SET engine = '0.0.1' {pair}", (ids[0], ids[1]))
         arc.db.execute(f"UPDATE alignments SET engine = '0.0.1', data = ? {pair}", (wrong, ids[1], ids[2]))
         with arc.transaction():
-            arc._forget()
-            arc._store_lineages(arc.versions(), 2)  # lineages as the wrong answer gives them
+            arc.forget()
+            arc.lineages.assign(arc.versions.all(), 2)  # lineages as the wrong answer gives them
         assert _lineage_partition(arc) != lineages
-        assert len(arc.stale_alignments()) == 2
-        assert arc.alignment(f"#{ids[1]}", f"#{ids[2]}").changes  # a reader gets this engine's answer at once
-        assert arc.refresh_alignments() == 1
-        assert arc.stale_alignments() == []
+        assert len(arc.alignments.stale()) == 2
+        assert arc.alignments.get(f"#{ids[1]}", f"#{ids[2]}").changes  # a reader gets this engine's answer at once
+        assert arc.lineages.refresh() == 1
+        assert arc.alignments.stale() == []
         assert dict(((a, b), d) for a, b, d in arc.db.execute("SELECT old_id, new_id, data FROM alignments")) == good
         assert _lineage_partition(arc) == lineages
 
@@ -390,7 +390,7 @@ def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) 
     with Archive.open(path) as arc:
         for f in _SMALL[:2]:
             arc.add_file(f)
-        labels = [v.label for v in arc.versions()]
+        labels = [v.label for v in arc.versions.all()]
     # As migration 6 left archives: the compressed bytes in the versions row, no raws table.
     db = sqlite3.connect(path, isolation_level=None)
     if "raw" not in {r[1] for r in db.execute("PRAGMA table_info(versions)")}:  # kept by an SQLite before 3.35
@@ -400,7 +400,7 @@ def test_an_archive_from_before_the_raws_table_keeps_every_file(tmp_path: Path) 
     db.execute("DELETE FROM migrations WHERE id = 7")
     db.close()
     with Archive.open(path) as arc:
-        assert [arc.raw(label) for label in labels] == [f.read_bytes() for f in _SMALL[:2]]
+        assert [arc.versions.raw(label) for label in labels] == [f.read_bytes() for f in _SMALL[:2]]
         # Dropped, or (an SQLite before 3.35 cannot drop a column) kept empty.
         kept = "raw" in {r[1] for r in arc.db.execute("PRAGMA table_info(versions)")}
         assert kept == (sqlite3.sqlite_version_info < (3, 35))
@@ -423,14 +423,14 @@ def test_rows_a_worker_prepared_after_a_file_not_stored_here_are_added_from_the_
     path.write_bytes(second)
     with Archive.open(tmp_path / "a.sqlite") as arc:
         parsed_here: list[str] = []
-        add = arc.add
+        add = arc._adding.add
 
         def spy(data: bytes, source: str, **kw: Any) -> AddResult:
             parsed_here.append(source)
             return add(data, source, **kw)
 
-        arc.add = spy  # type: ignore[method-assign]
-        got = arc._add_entry(Entry(path), second, rows, True, None)  # the first file's bodies are not here
+        arc._adding.add = spy  # type: ignore[method-assign]
+        got = arc._adding._add_entry(Entry(path), second, rows, True, None)  # the first file's bodies are not here
         assert got.status == "added" and parsed_here == [str(path)]
         exported = list(arc.export())
     with Archive.open(tmp_path / "b.sqlite") as arc:
@@ -471,15 +471,15 @@ def test_an_add_whose_commit_fails_leaves_nothing_the_next_add_could_reuse(tmp_p
         with pytest.raises(sqlite3.OperationalError):
             arc.add(second, "2002-01-01.txt", effective="2002-01-01")
         arc.db = real
-        assert [v.label for v in arc.versions()] == ["2001-01-01"]
+        assert [v.label for v in arc.versions.all()] == ["2001-01-01"]
         arc.add(third, "2003-01-01.txt", effective="2003-01-01")
     with Archive.open(path, create=False) as arc:
         fresh = tmp_path / "fresh.sqlite"
         with Archive.open(fresh) as ref:
             ref.add(base, "2001-01-01.txt", effective="2001-01-01")
             ref.add(third, "2003-01-01.txt", effective="2003-01-01")
-            want = [(str(r.number), r.text) for r in ref.document("2003-01-01").rules]
-        assert [(str(r.number), r.text) for r in arc.document("2003-01-01").rules] == want
+            want = [(str(r.number), r.text) for r in ref.versions.document("2003-01-01").rules]
+        assert [(str(r.number), r.text) for r in arc.versions.document("2003-01-01").rules] == want
 
 
 def _small_release(date: str, rules: list[str]) -> bytes:
@@ -533,7 +533,7 @@ def test_an_sqlite_without_drop_column_keeps_the_raw_column_empty(
             assert arc.add_file(f).status == "added"
         columns = [row[1] for row in arc.db.execute("PRAGMA table_info(versions)")]
         raws = arc.db.execute("SELECT raw FROM versions").fetchall()
-        old = [(str(r.number), r.text) for r in arc.document(arc.versions()[-1].label).rules]
+        old = [(str(r.number), r.text) for r in arc.versions.document(arc.versions.all()[-1].label).rules]
     assert "raw" in columns and raws == [(b"",), (b"",)]
     monkeypatch.undo()
     with Archive.open(tmp_path / "new.sqlite") as arc:
@@ -541,7 +541,7 @@ def test_an_sqlite_without_drop_column_keeps_the_raw_column_empty(
             arc.add_file(f)
         kept = "raw" in [row[1] for row in arc.db.execute("PRAGMA table_info(versions)")]
         assert kept == (sqlite3.sqlite_version_info < (3, 35))  # the real SQLite's way, whichever it is
-        assert [(str(r.number), r.text) for r in arc.document(arc.versions()[-1].label).rules] == old
+        assert [(str(r.number), r.text) for r in arc.versions.document(arc.versions.all()[-1].label).rules] == old
 
 
 def test_an_export_left_unfinished_after_its_archive_closes_quietly(seeded: Path) -> None:

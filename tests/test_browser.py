@@ -240,7 +240,7 @@ def test_a_hand_link_is_visible_on_the_rule_page(browser: webdriver.Chrome, tmp_
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_file(case / "old.txt")
         arc.add_file(case / "new.txt")
-        arc.link("2009-05-01", "212.1", "2009-07-11", "300.1", "the general rule of card types moved to 300.1")
+        arc.lineages.link("2009-05-01", "212.1", "2009-07-11", "300.1", "the general rule of card types moved to 300.1")
         build_site(arc, tmp_path / "site")
     browser.get((tmp_path / "site" / "rules" / "300.1.html").as_uri())
     badge = browser.find_element(By.CSS_SELECTOR, "ol.timeline li.step .badge.via")

@@ -45,7 +45,7 @@ def test_the_same_file_added_twice_at_once(tmp_path: Path, trial: int) -> None:
     results = _finish(*(_start(archive, "archive", "add", str(FILES[trial])) for _ in range(2)))
     assert all(code == 0 for code, _ in results), results
     with Archive.open(archive, create=False) as arc:
-        assert [v.sha256 for v in arc.versions()] == [hashlib.sha256(FILES[trial].read_bytes()).hexdigest()]
+        assert [v.sha256 for v in arc.versions.all()] == [hashlib.sha256(FILES[trial].read_bytes()).hexdigest()]
 
 
 def test_two_files_of_one_date_added_at_once_get_two_labels(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_two_files_of_one_date_added_at_once_get_two_labels(tmp_path: Path) -> N
     results = _finish(*(_start(archive, "archive", "add", str(f)) for f in SAME_DAY))
     assert all(code == 0 for code, _ in results), results
     with Archive.open(archive, create=False) as arc:
-        labels = sorted(v.label for v in arc.versions())
+        labels = sorted(v.label for v in arc.versions.all())
     assert labels == ["2024-09-20", "2024-09-20 (re-release 2)"]
 
 

@@ -196,7 +196,7 @@ def test_the_shipped_corrections_apply_without_being_recorded(arc: Path, monkeyp
     monkeypatch.setattr(archive_corrections, "shipped_corrections", lambda: line)
     assert "renumbered and edited from 212.2" in cli(arc, "history", "301")[1]  # history alone does not write
     with Archive.open(arc, create=False) as a:
-        assert a.sync_corrections() is True and a.sync_corrections() is False
+        assert a.lineages.sync_corrections() is True and a.lineages.sync_corrections() is False
     out = cli(arc, "history", "212.2", "--as-of", "2009-05-01")[1]
     assert out.splitlines()[-1] == f"gone from 2009-07-11 [unlinked by hand: {WHY}]"
 
@@ -221,7 +221,7 @@ def test_the_site_says_linked_by_hand_and_an_incremental_rebuild_equals_a_fresh_
     site, fresh = tmp_path / "site", tmp_path / "fresh"
     with Archive.open(arc, create=False) as a:
         build_site(a, site)
-        a.link("2009-05-01", "212.1", "2009-07-11", "300.1", "same rule <checked>")
+        a.lineages.link("2009-05-01", "212.1", "2009-07-11", "300.1", "same rule <checked>")
         build_site(a, site)
         a.db.execute("DELETE FROM edits")  # nothing kept from the builds before: every step rendered afresh
         a.db.execute("DELETE FROM site_parts")

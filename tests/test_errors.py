@@ -608,10 +608,10 @@ def test_a_broken_pipe_that_is_not_the_output_is_an_error(tmp_path: Path) -> Non
         arc.add_file(TINY)
     code = (
         "import sys\n"
-        "import rulediff.archive as A\n"
+        "import rulediff.archive.versions as V\n"
         "def broken(self, *a, **k):\n"
         "    raise BrokenPipeError(32, 'Broken pipe')\n"
-        "A.Archive.versions = broken\n"
+        "V.Versions.all = broken\n"
         "sys.argv = ['rulediff', '--archive', 'a.sqlite', 'archive', 'list']\n"
         "from rulediff.cli import run\n"
         "run()\n"
@@ -1030,7 +1030,7 @@ def test_an_answer_is_not_kept_for_a_release_replaced_while_it_was_worked_out(
 
     monkeypatch.setattr(alignments, "align", replaced_meanwhile)
     with Archive.open(archive) as arc:
-        arc.alignment("#1", "#3")
+        arc.alignments.get("#1", "#3")
     monkeypatch.undo()
     db = sqlite3.connect(archive)
     assert db.execute("SELECT label FROM versions WHERE id = 3").fetchone() == ("2014-07-18",)

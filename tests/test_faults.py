@@ -121,19 +121,19 @@ def _recovers(archive: Path, before: set[str]) -> None:
     """The archive opens at once, holds at least what it held before, passes its integrity check and
     takes the same files again."""
     with Archive.open(archive, create=False) as arc:
-        have = {v.sha256 for v in arc.versions()}
+        have = {v.sha256 for v in arc.versions.all()}
         assert before <= have
         assert arc.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         for f in MORE:
             arc.add_file(f)
         want = {hashlib.sha256(f.read_bytes()).hexdigest() for f in MORE} | before
-        assert {v.sha256 for v in arc.versions()} == want
-        assert all(len(arc.document(v.id).rules) == v.rule_count for v in arc.versions())
+        assert {v.sha256 for v in arc.versions.all()} == want
+        assert all(len(arc.versions.document(v.id).rules) == v.rule_count for v in arc.versions.all())
 
 
 def _shas(archive: Path) -> set[str]:
     with Archive.open(archive, create=False) as arc:
-        return {v.sha256 for v in arc.versions()}
+        return {v.sha256 for v in arc.versions.all()}
 
 
 def test_kill_9_while_the_journal_is_live_never_locks_the_archive(base_archive: Path, tmp_path: Path) -> None:
@@ -187,7 +187,7 @@ def test_a_hot_rollback_journal_is_rolled_back_before_the_file_is_judged(base_ar
     subprocess.run([sys.executable, "-c", _HOT_JOURNAL, str(archive)], check=False)
     assert Path(f"{archive}-journal").stat().st_size > 0
     with Archive.open(archive, create=False) as arc:
-        assert [v.label for v in arc.versions()] == ["2006-10-01"]
+        assert [v.label for v in arc.versions.all()] == ["2006-10-01"]
         assert "half_written" not in {n for (n,) in arc.db.execute("SELECT name FROM sqlite_master")}
     _recovers(archive, _shas(base_archive))
 
@@ -217,7 +217,7 @@ def test_a_full_disk_leaves_the_previous_state(base_archive: Path, tmp_path: Pat
         assert out.returncode == 2, out.stderr
         assert out.stderr.count("\n") == 1 and "no space left" in out.stderr and str(archive) in out.stderr
         with Archive.open(archive, create=False) as arc:  # whatever did fit is whole; the rest is not there
-            assert before <= {v.sha256 for v in arc.versions()}
+            assert before <= {v.sha256 for v in arc.versions.all()}
             assert arc.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         roomy = tmp_path / "moved.sqlite"
         shutil.copy(archive, roomy)
@@ -240,7 +240,7 @@ def test_odd_archive_names_are_the_file_they_name(tmp_path: Path, name: str) -> 
     with Archive.open(ours) as arc:
         arc.add_file(BASE)
     with Archive.open(ours, create=False) as arc:
-        assert len(arc.versions()) == 1
+        assert len(arc.versions.all()) == 1
 
 
 @pytest.mark.parametrize(
@@ -273,7 +273,7 @@ def test_an_archive_made_before_the_application_id_is_still_ours(base_archive: P
     with sqlite3.connect(p) as db:
         db.execute("PRAGMA application_id = 0")
     with Archive.open(p, create=False) as arc:
-        assert len(arc.versions()) == 1
+        assert len(arc.versions.all()) == 1
     with sqlite3.connect(p) as db:
         assert db.execute("PRAGMA application_id").fetchone()[0] == 0x52446966
 
@@ -288,7 +288,7 @@ def test_an_archive_on_a_read_only_file_system_is_read_but_not_written(base_arch
         shutil.copy(base_archive, archive)
         subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
         with Archive.open(archive, create=False) as arc:
-            assert len(arc.versions()) == 1
+            assert len(arc.versions.all()) == 1
             assert arc.search("rules")
         out = subprocess.run(_cli(archive, "archive", "add", str(MORE[0])), capture_output=True, text=True)
         assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr

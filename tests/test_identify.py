@@ -96,7 +96,7 @@ def test_the_keyword_page_is_judged_by_its_keywords_and_how_they_read(official: 
     # The page says "last updated 2017-08-02": of the tied releases, 2017-07-08 was in force then.
     assert "in force on the dump's date 2017-08-02: 2017-07-08" in ident.verdict
     assert {d.release_number for d in ident.differences} <= {
-        str(r.number) for r in Archive.open(official, create=False).document("2017-07-08").rules
+        str(r.number) for r in Archive.open(official, create=False).versions.document("2017-07-08").rules
     }
 
 
@@ -245,12 +245,12 @@ def test_archive_add_records_the_identification_and_places_the_dump_by_it(tmp_pa
     assert r.exit_code == 0, r.output
     assert "identified        2011-03-30 paste  (text matches 2010-10-01)" in r.output
     with Archive.open(db, create=False) as arc:
-        order = [v.label for v in arc.versions()]
+        order = [v.label for v in arc.versions.all()]
         # Dated 2011-03-30 by its blog, it now sits right after the release its text is from.
         assert order[order.index("2010-10-01") + 1] == "2011-03-30 paste"
-        blog_row = next(v for v in arc.versions() if v.label == "2011-03-30 paste")
+        blog_row = next(v for v in arc.versions.all() if v.label == "2011-03-30 paste")
         assert blog_row.era == "2011" and blog_row.date == "2011"
-        ident = arc.identified()[blog_row.id]
+        ident = arc.identifications.all()[blog_row.id]
         assert ident.matched and ident.release_label == "2010-10-01" and ident.verdict.startswith("text of 2010-10-01")
     r = CliRunner().invoke(main, ["archive", "list", "--archive", str(db)])
     line = next(ln for ln in r.output.splitlines() if "2011-03-30 paste" in ln)

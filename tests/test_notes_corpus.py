@@ -137,9 +137,9 @@ def _check_pair(al: Alignment, stored: dict[str, int]) -> None:
 
 
 def test_every_consecutive_pair(archive: Archive) -> None:
-    versions = archive.versions()
+    versions = archive.versions.all()
     assert len(versions) == len(FILES)
-    stored = archive.summaries()
+    stored = archive.alignments.summaries()
     by_name = {f.name: f for f in FILES}
     previous = None
     for v in versions:
@@ -147,8 +147,8 @@ def test_every_consecutive_pair(archive: Archive) -> None:
         if previous is not None:
             prev_v, prev_doc = previous
             # A pair with hand corrections is read, counted and shown with them applied.
-            _check_pair(align(prev_doc, doc, archive.corrections(prev_v.id, v.id)), stored[(prev_v.id, v.id)])
+            _check_pair(align(prev_doc, doc, archive.corrections.for_pair(prev_v.id, v.id)), stored[(prev_v.id, v.id)])
             # The site's page for the pair is rendered from the archive's stored alignment.
-            site_page = lxml.html.document_fromstring(to_html(archive.alignment(f"#{prev_v.id}", f"#{v.id}")))
+            site_page = lxml.html.document_fromstring(to_html(archive.alignments.get(f"#{prev_v.id}", f"#{v.id}")))
             assert site_page.find_class("headline")[0].text_content() == headline(stored[(prev_v.id, v.id)])
         previous = (v, doc)

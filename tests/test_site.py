@@ -145,7 +145,7 @@ def _search_index_as_worked_out(out: Path, archive: Path) -> None:
     data = json.loads(script[script.index("=") + 1 :].rstrip().rstrip(";"))
     got = sorted((e[0], e[1], e[2], e[3], e[4]) for e in data["entries"] if e[5] == "r")
     with Archive.open(archive, create=False) as arc:
-        versions = arc.versions()
+        versions = arc.versions.all()
         assert data["versions"] == [v.label for v in versions]
         paths = RuleIndex.build(arc, versions).paths
         order = {v.id: k for k, v in enumerate(versions)}

@@ -185,7 +185,7 @@ def test_a_rule_page_whose_last_release_changes_label_is_made_again(tmp_path: Pa
         assert "See rule 100.9." in page.read_text("utf-8")
         arc.remove("2014-09-26 (re-release 2)")
         arc.add_file(two)
-        assert [v.label for v in arc.versions()][-2] == "2014-09-26 (re-release 3)"
+        assert [v.label for v in arc.versions.all()][-2] == "2014-09-26 (re-release 3)"
         build_site(arc, tmp_path / "kept")
         assert 'See rule <a class="ref" href="../rules/100.9.html">100.9</a>.' in page.read_text("utf-8")
         _as_fresh(arc, tmp_path / "kept", tmp_path / "fresh")
@@ -207,7 +207,7 @@ def test_removing_the_first_release_of_a_date_relabels_the_next_and_its_pages_fo
         page = (tmp_path / "kept" / "rules" / "100.9.html").read_text("utf-8")
         assert "2014-09-26 (re-release 2)" in page
         arc.remove("2014-09-26")
-        assert [v.label for v in arc.versions()] == ["2014-09-26", "2015-01-23"]
+        assert [v.label for v in arc.versions.all()] == ["2014-09-26", "2015-01-23"]
         build_site(arc, tmp_path / "kept")
         page = (tmp_path / "kept" / "rules" / "100.9.html").read_text("utf-8")
         assert "re-release" not in page and "2014-09-26" in page
@@ -270,10 +270,10 @@ def test_a_rule_whose_examples_only_moved_down_the_file_keeps_its_page(
         build_site(arc, tmp_path / "kept")
         assert "A match of three games" in (tmp_path / "kept" / "rules" / "100.6.html").read_text("utf-8")
         arc.add_file(second)
-        docs = [arc.document(v.label) for v in arc.versions()]
+        docs = [arc.versions.document(v.label) for v in arc.versions.all()]
         lines = [next(r for r in d.rules if str(r.number) == "100.6a").examples[0].line for d in docs]
         assert lines[1] == lines[0] + 2  # the example moved down two lines: the body is another
-        assert len(arc.bodies_read_alike()) == 1
+        assert len(arc.texts.bodies_read_alike()) == 1
         rendered.clear()
         build_site(arc, tmp_path / "kept")
         assert "rules/100.5.html" in rendered and "rules/100.6.html" not in rendered

@@ -311,7 +311,7 @@ def test_a_build_that_stopped_midway_is_mended_by_the_next(tmp_path: Path, monke
         assert out.exit_code == 2 and "No space left on device" in out.output, out.output
     assert list(site.rglob(".*.part")), "the stopped build left its temp file"
     with Archive.open(archive) as arc:
-        added = max(arc.versions(), key=lambda v: v.id).label
+        added = max(arc.versions.all(), key=lambda v: v.id).label
     out = runner.invoke(main, ["--archive", str(archive), "archive", "remove", added])
     assert out.exit_code == 0, out.output
     for folder in (site, fresh):

@@ -1,15 +1,53 @@
-"""The SQLite archive, the one place that speaks SQL and the stored formats: versions (raw bytes compressed,
-sha256, dates, provenance), their rules, alignments, a lineage id per rule, full-text search, migrations.
-
-Layout: ``core`` (Archive: open, add, remove) builds on ``correcting`` (recording hand corrections),
-``identifying`` (reads for identify), ``queries`` (reads for history, search, site), ``alignments`` (stored
-alignments, lineages), ``corrections`` (corrections as lineage reads them) and ``base`` (connection,
-versions, documents); ``codec`` is the stored formats, ``schema`` the migrations and the "is this ours"
-check, ``ingest`` the parse worker (each file parsed, aligned with the one before and made into rows)."""
+"""The SQLite archive, the one owner of SQL and stored formats; above it, import only from this face."""
 
 from __future__ import annotations
 
-from .core import Archive
-from .rows import DEFAULT_NAME, ENV_VAR, AddResult, VersionRow, default_path, sort_date_of
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["DEFAULT_NAME", "ENV_VAR", "AddResult", "Archive", "VersionRow", "default_path", "sort_date_of"]
+if TYPE_CHECKING:
+    from .core import Archive
+    from .identifications import Identified
+    from .manifest import Entry, entries, shipped_corpus
+    from .rows import DEFAULT_NAME, ENV_VAR, AddResult, VersionRow, default_path, sort_date_of
+
+# What the stages above the archive use, each imported on first use: naming the default archive path (every
+# command's --archive) loads no SQLite layer. Layout: core.py (the Archive facade) over its parts: store.py
+# (the connection, transactions), versions.py, corrections.py, alignments.py, lineages.py, texts.py, cache.py,
+# identifications.py, adding.py; codec.py (the stored formats), schema.py (migrations), connection.py,
+# ingest.py (the parse worker), rows.py (the records it hands out), manifest.py (corpus folders).
+_HOME = {
+    "Archive": "core",
+    "AddResult": "rows",
+    "DEFAULT_NAME": "rows",
+    "ENV_VAR": "rows",
+    "Entry": "manifest",
+    "Identified": "identifications",
+    "VersionRow": "rows",
+    "default_path": "rows",
+    "entries": "manifest",
+    "shipped_corpus": "manifest",
+    "sort_date_of": "rows",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{home}", __name__), name)
+
+
+__all__ = [
+    "DEFAULT_NAME",
+    "ENV_VAR",
+    "AddResult",
+    "Archive",
+    "Entry",
+    "Identified",
+    "VersionRow",
+    "default_path",
+    "entries",
+    "shipped_corpus",
+    "sort_date_of",
+]

@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import ArchiveBusyError, ArchiveError
-from .base import environment_error
 from .schema import judge
+from .store import environment_error
 
 # Seconds a command waits for another process to release the archive before it says the archive is busy.
 BUSY_WAIT = 30.0

@@ -1,9 +1,9 @@
-"""The archive's hand corrections: the ones users recorded (stored by sha256, so they outlive removing and
-re-adding a version) over the shipped ones, resolved to rule positions for lineage; and the marks lineage
-leaves where it goes through a hand link, a cut, or an uncertain link."""
+"""The archive's hand corrections of lineage: the ones users recorded (stored by sha256, so they outlive removing
+and re-adding a version) over the shipped ones, resolved to rule positions, and what each one's status is."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 
@@ -18,8 +18,9 @@ from ..matcher.corrections import (
     check_reason,
     shipped_corrections,
 )
-from .base import ArchiveBase
 from .rows import VersionRow
+from .store import Store
+from .versions import Versions
 
 # (version id, kind, reason) of one mark of a lineage
 Mark = tuple[int, str, str]
@@ -38,22 +39,30 @@ def _number(text: str) -> str:
     return check_number(text, "")
 
 
-class CorrectionsBase(ArchiveBase):
-    """Corrections as lineage reads them; see ``Archive``."""
+class Corrections:
+    """The hand corrections an open archive applies: recorded and shipped, by version pair."""
 
-    _fix_index: dict[tuple[int, int], list[Fix]] | None = None
-    _shipped: list[Correction] | None = None
+    def __init__(self, store: Store, versions: Versions) -> None:
+        self.store, self.versions = store, versions
+        self.path = store.path
+        # The corrections by version pair at rule positions, worked out on first use (``forget``: afresh).
+        self.fix_index: dict[tuple[int, int], list[Fix]] | None = None
+        self._shipped_list: list[Correction] | None = None
+
+    def forget(self) -> None:
+        """Work the corrections out afresh at the next use (versions or corrections may have changed)."""
+        self.fix_index = None
 
     def shipped(self) -> list[Correction]:
-        if self._shipped is None:
-            self._shipped = shipped_corrections()
-        return self._shipped
+        if self._shipped_list is None:
+            self._shipped_list = shipped_corrections()
+        return self._shipped_list
 
-    def recorded_corrections(self) -> list[Correction]:
+    def recorded(self) -> list[Correction]:
         """The corrections users recorded in this archive (versions as sha256), oldest first. One that is not
         as 'archive link' or 'unlink' wrote it is damage (DamagedArchiveError)."""
         out = []
-        for cid, action, old_sha, old_n, new_sha, new_n, reason in self.db.execute(
+        for cid, action, old_sha, old_n, new_sha, new_n, reason in self.store.db.execute(
             "SELECT id, action, old_sha, old_number, new_sha, new_number, reason FROM corrections ORDER BY id"
         ):
             new_ok = _as_written(new_n, _number) or (action == UNLINK and new_n is None)
@@ -70,12 +79,12 @@ class CorrectionsBase(ArchiveBase):
             out.append(Correction(action, old_sha, old_n, new_sha, new_n, reason, ARCHIVE, f"#{cid}"))
         return out
 
-    def effective_corrections(self) -> list[tuple[Correction, VersionRow | None, VersionRow | None]]:
+    def effective(self) -> list[tuple[Correction, VersionRow | None, VersionRow | None]]:
         """Every correction in force with the versions it names (None: not archived). One the archive
         records replaces the shipped ones about the same rule and version pair."""
-        vs = self.versions()
+        vs = self.versions.all()
         by_sha = {v.sha256: v for v in vs}
-        recorded = self.recorded_corrections()
+        recorded = self.recorded()
         mine = {c.key for c in recorded}
         out: list[tuple[Correction, VersionRow | None, VersionRow | None]] = []
         for c in self.shipped():
@@ -93,79 +102,98 @@ class CorrectionsBase(ArchiveBase):
                 return hits[0]
         return None
 
-    def corrections(self, a: int, b: int) -> list[Fix]:
+    def for_pair(self, a: int, b: int) -> list[Fix]:
         """The corrections of the pair of versions ``a`` -> ``b``, at rule positions (lineage reads them)."""
-        if self._fix_index is None:
+        if self.fix_index is None:
             index: dict[tuple[int, int], list[Fix]] = {}
-            for c, old, new in self.effective_corrections():
+            for c, old, new in self.effective():
                 if old is None or new is None:
                     continue
-                i = self.position(old.id, c.old_number)
-                j = self.position(new.id, c.new_number) if c.new_number is not None else None
+                i = self.versions.position(old.id, c.old_number)
+                j = self.versions.position(new.id, c.new_number) if c.new_number is not None else None
                 if i is None or (c.new_number is not None and j is None):
                     continue  # names a rule that version does not have; 'archive corrections' says so
                 index.setdefault((old.id, new.id), []).append(Fix(c.action, i, j, c.reason))
-            self._fix_index = index
-        return self._fix_index.get((a, b), [])
+            self.fix_index = index
+        return self.fix_index.get((a, b), [])
 
-    def position(self, vid: int, number: str) -> int | None:
-        """The position of rule ``number`` in version ``vid`` ("702.175#2": the second rule printed so)."""
-        base, _, nth = number.partition("#")
-        self._write_rules(vid)
-        rows = self.db.execute(
-            "SELECT pos FROM rules WHERE version_id = ? AND number = ? ORDER BY pos", (vid, base)
-        ).fetchall()
-        k = int(nth) - 1 if nth else 0
-        return int(rows[k][0]) if 0 <= k < len(rows) else None
-
-    def link_marks(self, lineage: int) -> list[Mark]:
-        """Where lineage ``lineage`` goes through a hand link, a cut, or an uncertain link."""
-        return [
-            (vid, kind, reason)
-            for vid, kind, reason in self.db.execute(
-                "SELECT version_id, kind, reason FROM link_marks WHERE lineage = ? ORDER BY version_id, kind",
-                (lineage,),
-            )
-        ]
-
-    def all_link_marks(self) -> dict[int, list[Mark]]:
-        """``link_marks`` of every lineage at once (for the site)."""
-        out: dict[int, list[Mark]] = {}
-        for lin, vid, kind, reason in self.db.execute(
-            "SELECT lineage, version_id, kind, reason FROM link_marks ORDER BY lineage, version_id, kind"
-        ):
-            out.setdefault(lin, []).append((vid, kind, reason))
-        return out
-
-    def _store_marks(self, later: list[int], marks: list[tuple[int, int, str, str]]) -> None:
-        """Replace the marks of the versions whose lineages were just reassigned."""
-        if later:
-            self.db.execute(f"DELETE FROM link_marks WHERE version_id IN ({','.join('?' * len(later))})", later)
-        self.db.executemany("INSERT INTO link_marks VALUES (?,?,?,?)", marks)
-
-    def _shipped_state(self) -> tuple[str, str | None]:
+    def shipped_state(self) -> tuple[str, str | None]:
         """(the shipped corrections now, as JSON; those the stored lineages were made with)."""
         now = json.dumps(
             [[c.action, c.old_version, c.old_number, c.new_version, c.new_number, c.reason] for c in self.shipped()],
             ensure_ascii=False,
         )
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'shipped_corrections'").fetchone()
+        row = self.store.db.execute("SELECT value FROM meta WHERE key = 'shipped_corrections'").fetchone()
         return now, row[0] if row is not None else None
 
-    def _check_versions(self, old: VersionRow, new: VersionRow) -> None:
+    def check_neighbours(self, old: VersionRow, new: VersionRow) -> None:
         """A correction is about two versions lineage compares: ``new`` after ``old``, with at most partial
         dumps between them (lineage looks past those)."""
-        vs = self.versions()
+        vs = self.versions.all()
         ids = [v.id for v in vs]
         i, j = ids.index(old.id), ids.index(new.id)
         if j <= i:
             raise ArchiveError(
                 f"{new.label} is not after {old.label}; name the older version first", source=str(self.path)
             )
-        between = [v for v in vs[i + 1 : j] if self.coverage(v.id).complete]
+        between = [v for v in vs[i + 1 : j] if self.versions.coverage(v.id).complete]
         if between:
             raise ArchiveError(
                 f"{old.label} and {new.label} are not neighbours ({between[0].label} lies between); "
                 "correct the link between consecutive versions",
                 source=str(self.path),
             )
+
+    def forget_recorded(
+        self, old: VersionRow, number: str, new: VersionRow, action: str, new_number: str | None
+    ) -> int:
+        """Withdraw recorded corrections of ``action`` about the same rule and version pair (for an unlink
+        of every successor, or a link, every one about that rule; else the one about ``new_number``)."""
+        q = "DELETE FROM corrections WHERE action = ? AND old_sha = ? AND old_number = ? AND new_sha = ?"
+        args: list[str] = [action, old.sha256, number, new.sha256]
+        if new_number is not None and action == LINK:
+            q += " AND new_number = ?"
+            args.append(new_number)
+        if action == UNLINK and new_number is not None:
+            q += " AND (new_number IS NULL OR new_number = ?)"
+            args.append(new_number)
+        return self.store.db.execute(q, args).rowcount
+
+    def record(
+        self, action: str, old: VersionRow, number: str, new: VersionRow, new_number: str | None, reason: str
+    ) -> None:
+        self.store.db.execute(
+            "INSERT INTO corrections(action, old_sha, old_number, new_sha, new_number, reason) VALUES (?,?,?,?,?,?)",
+            (action, old.sha256, number, new.sha256, new_number, reason),
+        )
+        self.fix_index = None
+
+    def listing(self) -> list[dict[str, object]]:
+        """Every correction in force, shipped or recorded, with whether lineage applies it and why not."""
+        out: list[dict[str, object]] = []
+        for c, old, new in self.effective():
+            out.append(
+                {
+                    "source": c.source,
+                    "action": c.action,
+                    "old_version": old.label if old else c.old_version,
+                    "old_number": c.old_number,
+                    "new_version": new.label if new else c.new_version,
+                    "new_number": c.new_number,
+                    "reason": c.reason,
+                    "status": self._status(c, old, new),
+                }
+            )
+        return out
+
+    def _status(self, c: Correction, old: VersionRow | None, new: VersionRow | None) -> str:
+        if old is None or new is None:
+            return f"not applied: {c.old_version if old is None else c.new_version} is not archived"
+        if self.versions.position(old.id, c.old_number) is None:
+            return f"not applied: {old.label} has no rule {c.old_number}"
+        if c.new_number is not None and self.versions.position(new.id, c.new_number) is None:
+            return f"not applied: {new.label} has no rule {c.new_number}"
+        with contextlib.suppress(ArchiveError):
+            self.check_neighbours(old, new)
+            return "applied"
+        return "not applied: the versions are not neighbours in this archive"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from ..support.sqlite_magic import APPLICATION_ID, SQLITE_MAGIC
-from .base import environment_error
+from .store import environment_error
 
 APPLICATION = "rulediff-archive"
 

@@ -36,7 +36,7 @@ def archive_add(paths: tuple[str, ...]) -> None:
       rulediff archive add cr-20260116.txt
       rulediff archive add corpus/ ../shared/cr-corpus/txt
     """
-    from ..archive.manifest import entries
+    from ..archive import entries
 
     for p in paths:
         if not Path(p).exists():
@@ -63,9 +63,9 @@ def archive_list(as_json: bool) -> None:
     from ..matcher.records import reader_changes
 
     with open_archive(create=False) as arc:
-        versions = arc.versions()
-        summaries = arc.summaries()
-        matches = {vid: i.release_label for vid, i in arc.identified().items() if i.matched}
+        versions = arc.versions.all()
+        summaries = arc.alignments.summaries()
+        matches = {vid: i.release_label for vid, i in arc.identifications.all().items() if i.matched}
         prev = None
         rows = []
         for v in versions:
@@ -114,10 +114,10 @@ def archive_remove(version: str) -> None:
     from ..identify import record as record_identifications
 
     with open_archive(create=False) as arc:
-        before = {x.id: x.label for x in arc.versions()}
+        before = {x.id: x.label for x in arc.versions.all()}
         v = arc.remove(version)
         click.echo(f"removed {v.label}")
-        for x in arc.versions():
+        for x in arc.versions.all():
             if before.get(x.id, x.label) != x.label:
                 click.echo(f"relabelled {before[x.id]} as {x.label}")
         say_identified(record_identifications(arc))
@@ -147,7 +147,7 @@ def archive_export(output: str | None, force: bool) -> None:
     if output is not None:
         check_target(output, force)
     with open_archive(create=False) as arc:
-        arc.check_rule_counts()
+        arc.versions.check_rule_counts()
         # Closed here, with the archive still open: left to the garbage collector after a closed pipe (export |
         # head) or Ctrl-C, the export's snapshot ended on a closed database, with a traceback.
         with contextlib.closing(arc.export()) as records:

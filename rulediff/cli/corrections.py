@@ -32,7 +32,7 @@ def archive_link(old_version: str, old_number: str, new_version: str, new_number
     from ..archive import Archive  # here: the other commands and --help do not load the archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        click.echo(arc.link(old_version, old_number, new_version, new_number, reason))
+        click.echo(arc.lineages.link(old_version, old_number, new_version, new_number, reason))
 
 
 @click.command("unlink")
@@ -56,7 +56,7 @@ def archive_unlink(old_version: str, old_number: str, new_version: str, new_numb
     from ..archive import Archive  # here: the other commands and --help do not load the archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        click.echo(arc.unlink(old_version, old_number, new_version, new_number, reason))
+        click.echo(arc.lineages.unlink(old_version, old_number, new_version, new_number, reason))
 
 
 @click.command("corrections")
@@ -74,7 +74,7 @@ def archive_corrections(as_json: bool) -> None:
     from ..archive import Archive  # here: the other commands and --help do not load the archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        rows = arc.corrections_listing()
+        rows = arc.corrections.listing()
     for r in rows:
         if as_json:
             click.echo(json.dumps(r, ensure_ascii=False, sort_keys=True))

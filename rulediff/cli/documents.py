@@ -155,7 +155,7 @@ def diff(
 
         with Archive.open(archive_path(), create=False) as arc:
             # stored for neighbours, computed once and kept otherwise
-            al = arc.alignment(_in_force(arc, old), _in_force(arc, new))
+            al = arc.alignments.get(_in_force(arc, old), _in_force(arc, new))
     else:
         al = align(load_document(old, old_format), load_document(new, new_format))
     if prefixes:
@@ -195,18 +195,18 @@ def load_document(ref: str, fmt: str | None) -> Document:
     from ..archive import Archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        return arc.document(_in_force(arc, ref))
+        return arc.versions.document(_in_force(arc, ref))
 
 
 def _in_force(arc: Any, ref: str) -> str:
     """A version reference; a date that is no release's own date means the version in force that day."""
     try:
-        arc.resolve(ref)
+        arc.versions.resolve(ref)
         return ref
     except RulediffError:  # (not found, or several versions share that day: the one in force then)
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref.strip()):
             raise
-    v = arc.version_before(ref.strip(), what="version")
+    v = arc.versions.in_force(ref.strip(), what="version")
     click.echo(f"{ref}: the version in force that day is {v.label}", err=True)
     return f"#{v.id}"
 

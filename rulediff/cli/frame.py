@@ -22,9 +22,7 @@ from ..errors import DamagedArchiveError, RulediffError
 from ..support.safe_write import write_atomic
 
 if TYPE_CHECKING:
-    from ..archive import AddResult, Archive, VersionRow
-    from ..archive.identifying import Identified
-    from ..archive.manifest import Entry
+    from ..archive import AddResult, Archive, Entry, Identified, VersionRow
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -239,7 +237,7 @@ def as_text(ctx: click.Context, param: click.Parameter, value: str | None) -> st
 
 def _archive_named() -> str:
     """The archive file this command uses."""
-    from ..archive.rows import default_path
+    from ..archive import default_path
 
     return archive_path() or str(default_path())
 

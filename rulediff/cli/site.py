@@ -31,7 +31,7 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
       rulediff report
       rulediff report ../shared/cr-corpus/txt -o cr-site
     """
-    from ..archive.manifest import entries, shipped_corpus
+    from ..archive import entries, shipped_corpus
     from ..site.build import build_site
     from ..site.writer import prepare_folder
 
@@ -43,7 +43,7 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
         raise ArchiveError("no files to add", source=" ".join(sources))
     prepare_folder(Path(output), force=force)  # before any archiving: a wrong -o fails at once
     with open_archive() as arc:
-        if not items and not arc.versions():
+        if not items and not arc.versions.all():
             items = entries([str(shipped_corpus())])
         if items:
             add_entries(arc, items, quiet=True)

@@ -55,17 +55,17 @@ class TermHistory:
 def term_history(arc: Archive, query: str) -> TermHistory | None:
     """The history of the glossary term ``query`` names (None: no version has such a term)."""
     key = term_key(query)
-    versions = arc.versions()
+    versions = arc.versions.all()
     order = {v.id: k for k, v in enumerate(versions)}
     first: dict[int, tuple[str, str]] = {}
-    for vid, _pos, term, text in arc.glossary_in_order(v.id for v in versions):
+    for vid, _pos, term, text in arc.texts.glossary_in_order(v.id for v in versions):
         if term_key(term) == key:
             first.setdefault(order[vid], (term, text))  # a term listed twice: its first entry speaks
     if not first:
         return None
     ks = sorted(first)
     entries = [(versions[k], None, first[k][0], first[k][1], k - 1 in first) for k in ks]
-    later = [v for v in versions[ks[-1] + 1 :] if arc.coverage(v.id).glossary]
+    later = [v for v in versions[ks[-1] + 1 :] if arc.versions.coverage(v.id).glossary]
     return TermHistory(key, stretches(entries), later[0] if later else None)
 
 
@@ -76,10 +76,10 @@ def search_glossary(arc: Archive, phrase: str) -> list[dict[str, Any]]:
     if not wanted:
         return []
     pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, wanted)) + r"\b")
-    versions = arc.versions()
+    versions = arc.versions.all()
     order = {v.id: k for k, v in enumerate(versions)}
     hits: dict[str, dict[str, Any]] = {}
-    for vid, _, term, text in arc.glossary_rows():
+    for vid, _, term, text in arc.texts.glossary_rows():
         if not pattern.search(" ".join(_words(term)) + " \n " + " ".join(_words(text))):
             continue
         k = order[vid]

@@ -103,13 +103,13 @@ class History:
 def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: bool = True) -> int:
     """The lineage a user means: a rule number (in the version in force ``as_of``, or the latest that
     has it), a keyword or section title, or failing those (when ``search``) the best full-text hit."""
-    versions = arc.versions()
+    versions = arc.versions.all()
     if not versions:
         raise ArchiveError("the archive is empty; add versions with 'rulediff archive add'", source=str(arc.path))
-    pool = [arc.version_before(as_of)] if as_of else list(reversed(versions))
+    pool = [arc.versions.in_force(as_of)] if as_of else list(reversed(versions))
     number = RuleNumber.try_parse(query)
     for v in pool:
-        found = arc.lineage_at(v.id, number=str(number)) if number is not None else arc.lineage_at(v.id, title=query)
+        found = arc.lineages.at(v.id, number=str(number)) if number is not None else arc.lineages.at(v.id, title=query)
         if found is not None:
             return found
     if number is None and search:
@@ -124,17 +124,17 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
     """The lineage ``query`` names, read in one snapshot of the archive (an add running meanwhile is not
     half seen)."""
     with arc.snapshot():
-        arc.check_rule_counts()  # a rule row gone would be a release the rule is silently missing from
+        arc.versions.check_rule_counts()  # a rule row gone would be a release the rule is silently missing from
         return _history(arc, query, as_of)
 
 
 def _history(arc: Archive, query: str, as_of: str | None) -> History:
     lineage = find_lineage(arc, query, as_of)
-    versions = arc.versions()
+    versions = arc.versions.all()
     order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.lineage_rules(lineage)
+    rows = arc.lineages.rules(lineage)
     rows.sort(key=lambda r: (order[r[0]], r[1]))
-    links, ended = link_texts(arc.link_marks(lineage))
+    links, ended = link_texts(arc.lineages.marks(lineage))
     steps: list[Step] = []
     prev: tuple[int, int, str | None, str] | None = None
     for vid, pos, number, title, text, examples in rows:
@@ -163,7 +163,7 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
             )
         )
         prev = (vid, pos, number, text)
-    raw_edges = arc.lineage_edges(lineage)
+    raw_edges = arc.lineages.edges(lineage)
     edges = [
         {"from": a, "to": b, "version": versions[order[vid]].label if vid in order else None, "kind": kind}
         for a, b, vid, kind in raw_edges
@@ -176,7 +176,7 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
         else None
     )
     # Missing from a partial dump in between is not "gone and back".
-    complete = {v.id for v in versions if arc.coverage(v.id).complete}
+    complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
     whole = []
     for k, s in enumerate(steps):
         here = order[s.version.id]
@@ -196,7 +196,7 @@ def _say_edges(
     lineage that ended by merging into another ("merged into 210 ..."), if it did."""
 
     def name(lin: int, vid: int, before: bool) -> str:
-        rows = [r for r in arc.lineage_rules(lin) if (order[r[0]] < order[vid] if before else r[0] == vid)]
+        rows = [r for r in arc.lineages.rules(lin) if (order[r[0]] < order[vid] if before else r[0] == vid)]
         if not rows:
             return "another rule"
         row = max(rows, key=lambda r: order[r[0]])
@@ -229,7 +229,7 @@ def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: 
     if parsed is None:
         return "\n".join([text, *examples])
     lines = []
-    for n, t, ex in arc.rules_under(vid, str(parsed)):
+    for n, t, ex in arc.texts.rules_under(vid, str(parsed)):
         child = RuleNumber.try_parse(n)
         if child is not None and (child == parsed or parsed.is_ancestor_of(child)):
             lines.append(f"{n}{'' if child.letters else '.'} {t}")
@@ -238,7 +238,7 @@ def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: 
 
 
 def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:
-    for kind, old, new, nature, _ in arc.stored_changes(a, b) or []:
+    for kind, old, new, nature, _ in arc.alignments.stored_changes(a, b) or []:
         if i in old and j in new:
             return (kind, nature)
     return ("reappears", None)
@@ -246,7 +246,7 @@ def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, st
 
 def _covers_later(arc: Archive, last_row: tuple[Any, ...], nxt: VersionRow) -> bool:
     """Is the lineage really gone in the next version, or does that version simply not cover it?"""
-    cov, _ = arc.light(nxt.id)
+    cov, _ = arc.versions.light(nxt.id)
     number = RuleNumber.try_parse(last_row[2]) if last_row[2] else None
     return covers(cov, number, last_row[3], None)
 
@@ -264,13 +264,13 @@ class Shown:
 def show(arc: Archive, query: str, as_of: str | None = None) -> Shown:
     """The rule (by number or title) or glossary term as it read in the version in force on ``as_of``
     (default: the latest version that has it)."""
-    if not arc.versions():
+    if not arc.versions.all():
         raise ArchiveError("the archive is empty", source=str(arc.path))
-    pool = [arc.version_before(as_of)] if as_of else list(reversed(arc.versions()))
+    pool = [arc.versions.in_force(as_of)] if as_of else list(reversed(arc.versions.all()))
     number = RuleNumber.try_parse(query.strip().rstrip("."))
     wanted = " ".join(query.split()).casefold()
     for v in pool:
-        doc = arc.document(v.id)
+        doc = arc.versions.document(v.id)
         if number is not None:
             rule = doc.get(number)
             if rule is not None:

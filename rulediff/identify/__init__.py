@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
-from ..archive.identifying import Identified
+from ..archive import Identified
 from ..coverage import Coverage
 from ..errors import ArchiveError
 from ..model import Document
@@ -70,7 +70,7 @@ class Identification:
 
 def official_releases(arc: Archive) -> list[VersionRow]:
     """The archived versions that can explain a dump: complete releases (partial dumps cannot)."""
-    return [v for v in arc.versions() if arc.coverage(v.id).complete]
+    return [v for v in arc.versions.all() if arc.versions.coverage(v.id).complete]
 
 
 def identify(
@@ -100,7 +100,7 @@ def identify(
         if rep.id not in done:
             if progress is not None:
                 progress(f"aligning with {rep.label}")
-            cand, pending = compare(doc, arc.document_part(rep.id, scope_ranges(doc)), rep)
+            cand, pending = compare(doc, arc.identifications.document_part(rep.id, scope_ranges(doc)), rep)
             done[rep.id] = (g, cand, pending)
         return done[rep.id]
 
@@ -169,20 +169,20 @@ def record(arc: Archive, progress: Callable[[str], None] | None = None) -> list[
         return []
     key = releases_key(releases)
     official = {v.id for v in releases}
-    known = arc.identified()
+    known = arc.identifications.all()
     out: list[tuple[VersionRow, Identified]] = []
-    for v in arc.versions():
+    for v in arc.versions.all():
         if v.effective_date or v.id in official:
             continue
         got = known.get(v.id)
         if got is not None and got.releases == key:
             continue
-        ident = identify(arc, arc.document(v.id), v.label, releases=releases, progress=progress)
+        ident = identify(arc, arc.versions.document(v.id), v.label, releases=releases, progress=progress)
         best = ident.best
         rec = Identified(
             best.version.label, best.version.sort_date, ident.verdict, best.score, ident.confident, key, __version__
         )
-        arc.record_identification(v.id, rec, progress)
+        arc.identifications.record(v.id, rec, progress)
         out.append((v, rec))
     return out
 

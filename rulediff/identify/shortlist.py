@@ -40,7 +40,7 @@ def group_releases(arc: Archive, doc: Document, releases: list[VersionRow]) -> l
     ranges = scope_ranges(doc)
     wanted = {v.id for v in releases}
     levels = levels_carried(doc)
-    rows = arc.rule_rows(ranges)
+    rows = arc.identifications.rule_rows(ranges)
     if levels is not None and len(levels) < len(Level):
         level: dict[str | None, Level | None] = {}
         for _, n, _ in rows:
@@ -55,7 +55,7 @@ def group_releases(arc: Archive, doc: Document, releases: list[VersionRow]) -> l
         by_digest.setdefault(r.digest, set()).add(str(r.number))
     good: set[tuple[str | None, int]] = set()
     if numbered:
-        bodies = arc.bodies_with(set(by_norm), set(by_digest))
+        bodies = arc.identifications.bodies_with(set(by_norm), set(by_digest))
         for bid, norm in bodies.items():
             for n in by_norm.get(norm, ()):
                 good.add((n, bid))
@@ -68,7 +68,7 @@ def group_releases(arc: Archive, doc: Document, releases: list[VersionRow]) -> l
     if unnumbered:
         title_keys = {sentence_key(r.title or "") for r in unnumbered}
         sentence_keys = {sentence_key(s) for r in unnumbered for s in sentences(r.text)}
-        norms = arc.body_norms({b for _, _, b in rows})
+        norms = arc.identifications.body_norms({b for _, _, b in rows})
         for bid, norm in norms.items():
             keys = {s.casefold() for s in sentences(norm)}  # stored texts are normalised already
             hit = (keys & sentence_keys) | ({norm.casefold()} & title_keys)

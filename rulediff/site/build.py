@@ -50,9 +50,9 @@ def build_site(
         arc.release_caches()  # what archiving kept in memory is not what the pages read
         # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by
         # 'add') are stored; each in its own transaction, before the pages are read.
-        arc.refresh_alignments()
-        arc.sync_corrections()
-        arc.ensure_alignments(arc.bridges(), "bridge")
+        arc.lineages.refresh()
+        arc.lineages.sync_corrections()
+        arc.alignments.ensure_all(arc.alignments.bridges(), "bridge")
         # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
         memo, parts = StoredEdits(arc), StoredParts(arc)
         with arc.snapshot():
@@ -67,7 +67,7 @@ def build_site(
 def _build(
     arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
 ) -> dict[str, int]:
-    versions = arc.versions()
+    versions = arc.versions.all()
     names = _file_names(versions)
     pages, uncounted = _pages(arc, versions, names, parts)
     env = environment()
@@ -76,7 +76,7 @@ def _build(
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     nav = _neighbours(pages)
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
-    fixed = {p.path: repr(arc.corrections(p.old.id, p.new.id)) for p in pages}
+    fixed = {p.path: repr(arc.corrections.for_pair(p.old.id, p.new.id)) for p in pages}
     # As a history page's: the key says what the page is made from, and the stamp adds the rule pages it
     # linked to by number, looked up again (a rule renumbered in a new release moves its page, and every
     # diff page linking to it must follow; the others are not rendered again).
@@ -126,7 +126,7 @@ def _build(
     write_history_pages(pending, steps, _ids_on(root, parts), w, env)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
-            p.summary = arc.alignment(f"#{p.old.id}", f"#{p.new.id}").summary()
+            p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
             parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
@@ -134,7 +134,8 @@ def _build(
     rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
     labels = {v.id: v.label for v in versions}
-    matches = {labels[vid]: i.release_label for vid, i in arc.identified().items() if i.matched and vid in labels}
+    identified = arc.identifications.all().items()
+    matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
     for row in rows:
         row["matches"] = matches.get(row["label"])
     index = env.get_template("site_index.html.j2").render(
@@ -213,10 +214,10 @@ def _render_pages(
     with Archive.open_again(archive, identity) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
-        arc.keep_documents(2)
+        arc.versions.keep_documents(2)
         out = []
         for a, b, rel, nav, count in pages:
-            arc.release_alignments()
+            arc.alignments.release()
             out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
     return out
 
@@ -233,7 +234,7 @@ def _render_page(
     checked: dict[str, Path],
 ) -> tuple[bool, dict[str, int] | None, list[Lookup]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
-    al = arc.alignment(f"#{a}", f"#{b}")
+    al = arc.alignments.get(f"#{a}", f"#{b}")
     made: dict[Lookup, None] = {}
 
     def rule_history(number: str, new_side: bool) -> str | None:
@@ -300,7 +301,7 @@ def _pages(
     by_id = {v.id: v for v in versions}
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
-    pairs += [(a, b, "bridge") for a, b in arc.bridges() if (a, b) not in consecutive]
+    pairs += [(a, b, "bridge") for a, b in arc.alignments.bridges() if (a, b) not in consecutive]
     out = []
     waiting = {}
     for a, b, role in pairs:

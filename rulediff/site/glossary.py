@@ -45,13 +45,13 @@ def write_glossary_pages(
     newest = len(versions) - 1
     by_key: dict[str, dict[int, tuple[str, str]]] = {}
     keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
-    for vid, _pos, term, text in arc.glossary_in_order(v.id for v in versions):
+    for vid, _pos, term, text in arc.texts.glossary_in_order(v.id for v in versions):
         key = keys.get(term)
         if key is None:
             key = keys[term] = term_key(term)
         by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
     # Only a release with a glossary can say a term is gone (a partial dump has none).
-    with_glossary = [k for k, v in enumerate(versions) if arc.coverage(v.id).glossary]
+    with_glossary = [k for k, v in enumerate(versions) if arc.versions.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
     template = env.get_template("glossary_term.html.j2")
     used: set[str] = set()

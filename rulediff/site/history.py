@@ -34,7 +34,7 @@ def plan_history_pages(
     unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs none
     either."""
     versions, order = idx.versions, idx.order
-    marks = arc.all_link_marks()
+    marks = arc.lineages.all_marks()
     pending: list[PendingPage] = []
     to_work: list[PendingPage] = []  # pages none of whose steps were kept
     listing: list[dict[str, Any]] = []

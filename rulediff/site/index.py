@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..archive import Archive, VersionRow
-from ..archive.codec import engine_version
 from ..matcher.records import reader_changes
 from .rule_index import RuleIndex, _num_key
 from .step_cache import StoredParts, part_key
@@ -34,10 +33,10 @@ def _summaries(
     shas = {v.id: v.sha256 for v in versions}
     out: dict[tuple[int, int], dict[str, int]] = {}
     missing: dict[tuple[int, int], str] = {}
-    for (a, b), counts in arc.matcher_summaries().items():
-        fixes = arc.corrections(a, b)
+    for (a, b), counts in arc.alignments.matcher_summaries().items():
+        fixes = arc.corrections.for_pair(a, b)
         if fixes:
-            key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), engine_version()])
+            key = part_key("summary", [shas.get(a), shas.get(b), repr(fixes), arc.alignments.engine])
             counts = parts.get_json(key)
             if not isinstance(counts, dict):
                 missing[(a, b)] = key
@@ -136,7 +135,7 @@ def _search(
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
     and glossary entries, each with the page it leads to."""
-    rules = sorted(_search_spans(idx, arc.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    rules = sorted(_search_spans(idx, arc.texts.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..archive import Archive, VersionRow
-from ..archive.codec import orphan_rule
 from ..numbering import RuleNumber
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
@@ -85,11 +84,8 @@ class RuleIndex:
         # added after them): every lineage's rows then come in release order, which its page and the
         # keyword list read them in, without a sort of each.
         per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
-        for row in arc.rule_index():
-            bucket = per_version.get(row[1])
-            if bucket is None:
-                raise orphan_rule(row[1])
-            bucket.append(row)
+        for row in arc.lineages.rule_index():  # (every row of an archived version: the archive checks it)
+            per_version[row[1]].append(row)
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {}
@@ -97,7 +93,7 @@ class RuleIndex:
         heads: dict[int, dict[str, list[str]]] = {}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
-        alike = arc.bodies_read_alike()
+        alike = arc.texts.bodies_read_alike()
         n = 0  # the row's place among all rows in release order
         # A release at a time: its position and its maps are looked up once, not once per row.
         for k, v in enumerate(versions):
@@ -141,7 +137,7 @@ class RuleIndex:
                     lst.sort(key=lambda c: sort_keys[c[0]])
         # A rule's subrules go into every history page entry as they are: a tuple, made once.
         subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
-        complete = {v.id for v in versions if arc.coverage(v.id).complete}
+        complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
         return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
 

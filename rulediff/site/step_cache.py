@@ -15,7 +15,6 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..archive import Archive
-from ..archive.queries import decode_edit, encode_edit
 from ..errors import DamagedArchiveError
 from ..history.timeline import Stretch, work_out
 from ..numbering import find_references
@@ -23,12 +22,14 @@ from ..support.code_digest import sources_digest
 from ..words.diff import Op
 from ..words.edits import Edit, edit_engine
 
-# A link to a rule's page: the targets it may name, then the (escaped) reference text it wraps. Escaped text
-# never holds "<", so no rule text can forge a hole, whatever characters it carries.
-_HOLE = re.compile("<\x01([^\x02<]*)\x02>([^<]*)<\x03>")
+# A link to a rule's page as a stored step holds it: an anchor naming the rule numbers it may lead to (the first
+# that has a page wins), around its escaped reference text; ``fill`` gives it its address. Holes are made by
+# Markup's escaping format and escaped text never holds "<", so no rule text can forge one.
+_REF_HOLE = Markup('<a class="ref" data-targets="{}">{}</a>')
+_HOLE = re.compile('<a class="ref" data-targets="([^"<]*)">([^<]*)</a>')
+_HOLE_START = '<a class="ref" data-targets="'
 # Where a history step's link into its release's diff page goes (the anchor is known once that page exists).
-DIFF_HOLE = Markup("<\x04>")
-_TARGETS = "\x1f"
+DIFF_HOLE = Markup("<diff-link>")
 
 # The code a stored step depends on besides the edit engine: a change to any of these renders steps afresh.
 # A step is rendered here from exactly what its key holds, so the pages' own modules are not among them.
@@ -57,8 +58,7 @@ def holed(text: str) -> Markup:
     pos = 0
     for ref in find_references(text):
         out.append(escape(text[pos : ref.start]))
-        targets = _TARGETS.join(str(t) for t in ref.targets)
-        out.append(f"<\x01{targets}\x02>{escape(text[ref.start : ref.end])}<\x03>")
+        out.append(_REF_HOLE.format(" ".join(str(t) for t in ref.targets), text[ref.start : ref.end]))
         pos = ref.end
     out.append(escape(text[pos:]))
     return Markup("".join(out))
@@ -67,10 +67,10 @@ def holed(text: str) -> Markup:
 def fill(part: str, url_of: Callable[[str], str | None], diff_href: str | None = None) -> str:
     """A stored step with its links filled in, as the linker would have written them: each reference links
     to the first of its targets that has a page, or stays text."""
-    if "<\x01" in part:
+    if _HOLE_START in part:
 
         def link(m: re.Match[str]) -> str:
-            for target in m.group(1).split(_TARGETS):
+            for target in m.group(1).split(" "):
                 url = url_of(target)
                 if url:
                     return f'<a class="ref" href="{escape(url)}">{m.group(2)}</a>'
@@ -223,10 +223,10 @@ class StoredParts(_NewEntries):
         data = self.new.get(key)
         if data is None and self.known is None and self.asked < self.ONE_BY_ONE:
             self.asked += 1
-            data = self.arc.site_part(key, self.engine)
+            data = self.arc.cache.part(key, self.engine)
         elif data is None:
             if self.known is None:
-                self.known = self.arc.site_parts(self.engine)
+                self.known = self.arc.cache.parts(self.engine)
             data = self.known.get(key)
         if data is None:
             return None
@@ -251,7 +251,7 @@ class StoredParts(_NewEntries):
 
     def save(self) -> None:
         if self.new:
-            self.arc.store_site_parts(self.engine, self.new)
+            self.arc.cache.store_parts(self.engine, self.new)
 
 
 class StoredEdits(_NewEntries):
@@ -267,21 +267,21 @@ class StoredEdits(_NewEntries):
 
     def get(self, key: str) -> Edit | None:
         if self.known is None:
-            self.known = self.arc.edit_keys(self.engine)
+            self.known = self.arc.cache.edit_keys(self.engine)
         if key in self.new:
-            return decode_edit(self.new[key])
+            return self.arc.cache.unpack(self.new[key])
         if key not in self.known:
             return None
         try:
-            return self.arc.edit(key, self.engine)
+            return self.arc.cache.edit(key, self.engine)
         except DamagedArchiveError:
             return None  # a damaged entry of this cache: worked out again, as a missing one is
 
     def put(self, key: str, edit: Edit) -> None:
         # Kept encoded: a whole build's edits as objects would weigh far more than their compressed rows.
-        self.new[key] = encode_edit(edit)
+        self.new[key] = self.arc.cache.pack(edit)
 
     def save(self) -> None:
         """Store the new edits (outside the snapshot the pages were read in)."""
         if self.new:
-            self.arc.store_edits(self.engine, self.new)
+            self.arc.cache.store_edits(self.engine, self.new)

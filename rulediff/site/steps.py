@@ -109,7 +109,7 @@ class StepMaker:
         """The page's steps from the lineage's texts, each rendered or read back (see site_parts)."""
         vs, plan = self.versions, lin.plan
         bodies = {b for *_, body, ks in plan for b in (body, *(kb for _, kb in ks))}
-        contents = self.arc.body_contents(bodies)
+        contents = self.arc.texts.body_contents(bodies)
         texts: dict[tuple[str | None, int, tuple[tuple[str, int], ...]], str] = {}
         entries = []
         for (k, number, title, body, ks), follows in zip(plan, lin.follows, strict=True):

@@ -1,5 +1,6 @@
-"""The archive's reads for identifying a dump: rule rows by number range across every version, stored bodies
-by text or digest, and parts of a release rebuilt without loading the rest of it."""
+"""The archive's identifications of undated dumps (the official release a dump's text is from, placing it on the
+timeline), and the reads identify makes: rule rows by number range, stored bodies by text or digest, and
+parts of a release rebuilt without the rest of it."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..model import Document
-from .queries import QueryingArchive
+from .lineages import Lineages
 from .rows import sort_date_of
+from .store import Store
+from .versions import Versions
 
 # Inclusive (low, high) bounds on rule numbers, compared as strings: ("7", "7~") is all of section 7.
 Ranges = Sequence[tuple[str, str]]
@@ -38,28 +41,30 @@ class Identified:
     engine: str = ""
 
 
-class IdentifyingArchive(QueryingArchive):
-    """Reads for ``rulediff.identify``, and the identifications of undated dumps; see ``Archive``."""
+class Identifications:
+    """The identifications of an open archive's undated dumps."""
 
-    def identified(self) -> dict[int, Identified]:
+    def __init__(self, store: Store, versions: Versions, lineages: Lineages) -> None:
+        self.store, self.versions, self.lineages = store, versions, lineages
+        self.path = store.path
+
+    def all(self) -> dict[int, Identified]:
         """Version id -> its recorded identification, for the dumps that have one."""
         return {
             vid: Identified(*rest)
-            for vid, *rest in self.db.execute(
+            for vid, *rest in self.store.db.execute(
                 "SELECT version_id, release_label, release_date, verdict, score, matched, releases, engine"
                 " FROM identifications"
             )
         }
 
-    def record_identification(
-        self, vid: int, ident: Identified | None, progress: Callable[[str], None] | None = None
-    ) -> None:
+    def record(self, vid: int, ident: Identified | None, progress: Callable[[str], None] | None = None) -> None:
         """Store (or, with None, drop) a dump's identification and place it on the timeline by it: right
         after the release its text matches, else back at its own date. Later alignments and lineages follow."""
-        with self.transaction():
-            self.db.execute("DELETE FROM identifications WHERE version_id = ?", (vid,))
+        with self.store.transaction():
+            self.store.db.execute("DELETE FROM identifications WHERE version_id = ?", (vid,))
             if ident is not None:
-                self.db.execute(
+                self.store.db.execute(
                     "INSERT INTO identifications VALUES (?,?,?,?,?,?,?,?)",
                     (
                         vid,
@@ -72,26 +77,28 @@ class IdentifyingArchive(QueryingArchive):
                         ident.engine,
                     ),
                 )
-            eff, era = self.db.execute("SELECT effective_date, era FROM versions WHERE id = ?", (vid,)).fetchone()
+            eff, era = self.store.db.execute("SELECT effective_date, era FROM versions WHERE id = ?", (vid,)).fetchone()
             day = ident.release_date if ident is not None and ident.matched else sort_date_of(eff, era)
-            before = [v.id for v in self.versions()]
-            if self.db.execute("SELECT sort_date FROM versions WHERE id = ?", (vid,)).fetchone()[0] != day:
+            before = [v.id for v in self.versions.all()]
+            if self.store.db.execute("SELECT sort_date FROM versions WHERE id = ?", (vid,)).fetchone()[0] != day:
                 # After everything dated that day: a copy comes after the release it copies.
-                self.db.execute(
+                self.store.db.execute(
                     "UPDATE versions SET sort_date = ?, seq = (SELECT max(seq) + 1 FROM versions) WHERE id = ?",
                     (day, vid),
                 )
-            after = [v.id for v in self.versions()]
+            after = [v.id for v in self.versions.all()]
             if before != after:
                 start = next(k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
-                self._relink(start, progress)
+                self.lineages.relink(start, progress)
 
     def rule_rows(self, ranges: Ranges | None = None) -> list[tuple[int, str | None, int]]:
         """(version id, number, body id) of every archived rule whose number lies in one of ``ranges``
         (None: every rule), in no particular order. Equal body ids are equal text, examples and notes,
         so these rows compare versions without rebuilding any."""
         where, args = _where(ranges)
-        return self.db.execute(f"SELECT r.version_id, r.number, r.body_id FROM rules r WHERE 1{where}", args).fetchall()
+        return self.store.db.execute(
+            f"SELECT r.version_id, r.number, r.body_id FROM rules r WHERE 1{where}", args
+        ).fetchall()
 
     def bodies_with(self, norms: Iterable[str], digests: Iterable[str]) -> dict[int, str]:
         """Body id -> comparison text of the stored bodies whose comparison text is one of ``norms`` or
@@ -103,7 +110,7 @@ class IdentifyingArchive(QueryingArchive):
             a, b = ns[k : k + step], ds[k : k + step]
             marks_a, marks_b = ",".join("?" * len(a)), ",".join("?" * len(b))
             q = f"SELECT id, norm FROM bodies WHERE norm IN ({marks_a}) OR digest IN ({marks_b})"
-            out.update(self.db.execute(q, [*a, *b]).fetchall())
+            out.update(self.store.db.execute(q, [*a, *b]).fetchall())
         return out
 
     def body_norms(self, ids: Iterable[int]) -> dict[int, str]:
@@ -113,13 +120,13 @@ class IdentifyingArchive(QueryingArchive):
         for k in range(0, len(values), _CHUNK):
             chunk = values[k : k + _CHUNK]
             q = f"SELECT id, norm FROM bodies WHERE id IN ({','.join('?' * len(chunk))})"
-            out.update(self.db.execute(q, chunk).fetchall())
+            out.update(self.store.db.execute(q, chunk).fetchall())
         return out
 
     def document_part(self, vid: int, ranges: Ranges | None) -> Document:
         """Version ``vid`` with only the rules whose numbers lie in ``ranges`` (None: all of it) and no
         glossary: a slice of a release costs a slice of the rebuilding."""
         if ranges is None:
-            return self.document(vid)
+            return self.versions.document(vid)
         where, args = _where(ranges)
-        return self._load_document(vid, where, tuple(args), glossary=False)
+        return self.versions.load(vid, where, tuple(args), glossary=False)
