@@ -1,5 +1,7 @@
-"""What a source covers of the Comprehensive Rules (sections, headings, a string interval, titles, the
-glossary), and whether it could hold a given rule."""
+"""What a source covers of the Comprehensive Rules, and whether it could hold a given rule."""
+
+# What a source covers of the Comprehensive Rules (sections, headings, a string interval, titles, the glossary), and
+# whether it could hold a given rule.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Calendar dates where they enter rulediff (MANIFEST rows, --as-of, labels, file names): checked to be real
-days in one form, YYYY-MM-DD, with an example in every refusal."""
+"""Calendar dates where they enter rulediff, checked to be real days written YYYY-MM-DD."""
+
+# Calendar dates where they enter rulediff (MANIFEST rows, --as-of, labels, file names): checked to be real days in
+# one form, YYYY-MM-DD, with an example in every refusal.
 
 from __future__ import annotations
 

@@ -144,9 +144,9 @@ def words(text: str) -> list[str]:
 
 def word_tuple(text: str) -> tuple[str, ...]:
     """:func:`words` of ``text``, remembered up to WORDS_KEPT_UP_TO characters: an alignment counts the words of
-    one text in its own bag, in the bags of the subtrees above it (regroup) and in word counts, some 5,000 asks
-    for 3,100 texts on 2011-02-04 -> 2026-01-16, and tokenising is most of a bag's cost. A longer text is
-    tokenised each time: its tokens would outweigh it ten times over (a hostile 30 MB text: 560 MiB kept)."""
+    one text in its own bag, in the bags of the subtrees above it (regroup) and in word counts, and tokenising is
+    most of a bag's cost. A longer text is tokenised each time: its tokens would outweigh it many times over (a
+    hostile text of megabytes would be kept as hundreds of them)."""
     return tuple(words(text)) if len(text) > WORDS_KEPT_UP_TO else _kept_words(text)
 
 

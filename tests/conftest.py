@@ -39,3 +39,30 @@ def cr_txt_files() -> list[Path]:
 
 def cr_file(date: str) -> Path:
     return CR_TXT / f"cr-{date.replace('-', '')}.txt"
+
+
+class OfficialSite:
+    """An archive of every official release of ../shared/cr-corpus/txt and the site built from it, made once
+    per test session for every test that reads the whole official history."""
+
+    def __init__(self, archive: Path, site: Path, seconds: float) -> None:
+        self.archive, self.site, self.seconds = archive, site, seconds
+
+
+@pytest.fixture(scope="session")
+def official_site(tmp_path_factory: pytest.TempPathFactory) -> OfficialSite:
+    """The whole official corpus archived and published (some 40 s, once a session); skipped without it."""
+    import time
+
+    from rulediff.archive import Archive, entries
+    from rulediff.site.build import build_site
+
+    if not CR_TXT.is_dir():
+        pytest.skip(f"official release corpus not found at {CR_TXT} (it lives beside the project)")
+    where = tmp_path_factory.mktemp("official")
+    archive, site = where / "cr.sqlite", where / "site"
+    start = time.perf_counter()
+    with Archive.open(archive) as arc:
+        arc.add_many(entries([CR_TXT]))
+        build_site(arc, site)
+    return OfficialSite(archive, site, time.perf_counter() - start)

@@ -1,4 +1,4 @@
-"""The SQLite archive, the one owner of SQL and stored formats; above it, import only from this face."""
+"""The SQLite archive, sole owner of SQL and stored formats; imports parsers to matcher, is reached by this face."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Adding files to the archive and removing versions: each file parsed (in a worker, a few files ahead, when
-there are several), stored over deduplicated bodies, aligned with its neighbours and given lineages, each
-change one transaction; re-releases of one date labelled by publication."""
+"""Adding files to the archive and removing versions, each change one transaction."""
+
+# Adding files to the archive and removing versions: each file parsed (in a worker, a few files ahead, when there
+# are several), stored over deduplicated bodies, aligned with its neighbours and given lineages, each change one
+# transaction; re-releases of one date labelled by publication.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The archive's alignments: stored per pair of versions (kept from whoever computed them, never decoded back
-for lineage), worked out on request for other pairs, with the hand corrections of a pair applied on top."""
+"""The archive's alignments: stored for neighbours, worked out on request, hand corrections on top."""
+
+# The archive's alignments: stored per pair of versions (kept from whoever computed them, never decoded back for
+# lineage), worked out on request for other pairs, with the hand corrections of a pair applied on top.
 
 from __future__ import annotations
 

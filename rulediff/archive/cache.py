@@ -1,6 +1,8 @@
-"""The caches the site keeps in the archive: edits (the nature and word diff of one text becoming another) and
-rendered steps of its pages, each by key and by the code that made it; an archive that cannot take them now
-(read-only, full, or another process's) keeps none, and one made by an older rulediff has none yet."""
+"""The caches the site keeps in the archive: worked-out edits and rendered steps, by key and code."""
+
+# The caches the site keeps in the archive: edits (the nature and word diff of one text becoming another) and
+# rendered steps of its pages, each by key and by the code that made it; an archive that cannot take them now
+# (read-only, full, or another process's) keeps none, and one made by an older rulediff has none yet.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The archive's stored formats: Documents and Alignments into rows and compressed blobs and back, so the archive
-rebuilds them without re-parsing or re-matching. Pure functions over plain values; the archive owns the SQL."""
+"""The archive's stored formats: Documents and Alignments into rows and compressed blobs and back."""
+
+# The archive's stored formats: Documents and Alignments into rows and compressed blobs and back, so the archive
+# rebuilds them without re-parsing or re-matching. Pure functions over plain values; the archive owns the SQL.
 
 from __future__ import annotations
 
@@ -309,6 +311,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.classify",
     "rulediff.matcher.corrections",
     "rulediff.matcher.evidence",
+    "rulediff.matcher.glossary",
     "rulediff.matcher.likeness",
     "rulediff.matcher.passes",
     "rulediff.matcher.records",

@@ -1,5 +1,7 @@
-"""Opening the archive's SQLite file: the connection's settings, the write-ahead log where the file system
-allows it, and a log no reader may have missed."""
+"""Opening the archive's SQLite file: connection settings and the write-ahead log."""
+
+# Opening the archive's SQLite file: the connection's settings, the write-ahead log where the file system allows it,
+# and a log no reader may have missed.
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The Archive: one open archive file as a facade over its parts (versions, corrections, alignments, lineages,
-texts, the site's caches, identifications, adding), which own its tables; opening refuses files that are not
-ours, and every change is one transaction."""
+"""The Archive: one open archive file, a facade over the parts that own its tables."""
+
+# The Archive: one open archive file as a facade over its parts (versions, corrections, alignments, lineages, texts,
+# the site's caches, identifications, adding), which own its tables; opening refuses files that are not ours, and
+# every change is one transaction.
 
 from __future__ import annotations
 

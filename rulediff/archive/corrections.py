@@ -1,5 +1,7 @@
-"""The archive's hand corrections of lineage: the ones users recorded (stored by sha256, so they outlive removing
-and re-adding a version) over the shipped ones, resolved to rule positions, and what each one's status is."""
+"""The hand corrections of lineage an archive applies: recorded over shipped, at rule positions."""
+
+# The archive's hand corrections of lineage: the ones users recorded (stored by sha256, so they outlive removing and
+# re-adding a version) over the shipped ones, resolved to rule positions, and what each one's status is.
 
 from __future__ import annotations
 

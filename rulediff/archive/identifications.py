@@ -1,6 +1,8 @@
-"""The archive's identifications of undated dumps (the official release a dump's text is from, placing it on the
-timeline), and the reads identify makes: rule rows by number range, stored bodies by text or digest, and
-parts of a release rebuilt without the rest of it."""
+"""The identifications of undated dumps, and the reads identify makes of the archive."""
+
+# The archive's identifications of undated dumps (the official release a dump's text is from, placing it on the
+# timeline), and the reads identify makes: rule rows by number range, stored bodies by text or digest, and parts of
+# a release rebuilt without the rest of it.
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Reading files for the archive: each one parsed, aligned with the one before and turned into the rows the
-archive stores (``Prepared``), in a worker process, so that this work overlaps the archive's own storing on
-a two-core machine."""
+"""Reading files for the archive: parsed, aligned and made into rows, in a worker process."""
+
+# Reading files for the archive: each one parsed, aligned with the one before and turned into the rows the archive
+# stores (``Prepared``), in a worker process, so that this work overlaps the archive's own storing on a two-core
+# machine.
 
 from __future__ import annotations
 

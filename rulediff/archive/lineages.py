@@ -1,6 +1,8 @@
-"""The archive's lineages: a permanent id per rule carried through the alignments of consecutive versions, kept
-in step with the order (relinking after an insert or removal, re-aligning what another engine stored), hand
-links and unlinks recorded and applied at once, and the reads of a lineage's rules, edges and marks."""
+"""The archive's lineages: a permanent id per rule, kept in step with the order and hand links."""
+
+# The archive's lineages: a permanent id per rule carried through the alignments of consecutive versions, kept in
+# step with the order (relinking after an insert or removal, re-aligning what another engine stored), hand links and
+# unlinks recorded and applied at once, and the reads of a lineage's rules, edges and marks.
 
 from __future__ import annotations
 

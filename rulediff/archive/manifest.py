@@ -1,5 +1,7 @@
-"""The shipped seed corpus and corpus folders in general: which files to archive, with what label, date or
-era and provenance (from a MANIFEST when the folder has one)."""
+"""Corpus folders and the shipped seed corpus: which files to archive, with what label and date."""
+
+# The shipped seed corpus and corpus folders in general: which files to archive, with what label, date or era and
+# provenance (from a MANIFEST when the folder has one).
 
 from __future__ import annotations
 

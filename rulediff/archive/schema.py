@@ -1,5 +1,7 @@
-"""The archive's SQLite schema: registered migrations (each run once, in its own transaction, recorded),
-and the check that refuses, without writing a byte of ours, a file that is not a rulediff archive."""
+"""The archive's SQLite schema: registered migrations and the "is this file ours" check."""
+
+# The archive's SQLite schema: registered migrations (each run once, in its own transaction, recorded), and the
+# check that refuses, without writing a byte of ours, a file that is not a rulediff archive.
 
 from __future__ import annotations
 

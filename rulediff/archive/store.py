@@ -1,5 +1,7 @@
-"""The archive's connection and what its parts share: transactions, snapshots, and the rule rows of a version
-being added, written once with their lineage ids."""
+"""The archive's connection and what its parts share: transactions, snapshots, rules awaiting lineage."""
+
+# The archive's connection and what its parts share: transactions, snapshots, and the rule rows of a version being
+# added, written once with their lineage ids.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The archive's texts: rule bodies by id and read alike, rules under a number, the glossary in release order,
-the phrase search over every rule, and the export of every version and rule."""
+"""The archive's texts: bodies, rules under a number, the glossary, the phrase search, the export."""
+
+# The archive's texts: rule bodies by id and read alike, rules under a number, the glossary in release order, the
+# phrase search over every rule, and the export of every version and rule.
 
 from __future__ import annotations
 

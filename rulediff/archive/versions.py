@@ -1,5 +1,7 @@
-"""The archive's versions: finding one (by id, label, sha256, date or era, or the one in force on a day), its
-raw bytes, its Document rebuilt from the stored rows, its coverage and rule keys, a rule's position."""
+"""The archive's versions: finding one, its raw bytes, its Document, its coverage and rule keys."""
+
+# The archive's versions: finding one (by id, label, sha256, date or era, or the one in force on a day), its raw
+# bytes, its Document rebuilt from the stored rows, its coverage and rule keys, a rule's position.
 
 from __future__ import annotations
 
@@ -140,7 +142,7 @@ class Versions:
     def check_rule_counts(self) -> None:
         """Every version holds the rule rows it was stored with, or DamagedArchiveError: for the readers of rule
         rows by lineage or text (history, search), which load no whole version (``load`` checks
-        those). A scan of the rules' key, some 20 ms over the whole corpus."""
+        those). A scan of the rules' key."""
         if self.store.unwritten:
             return  # inside an add, rows of its versions wait to be written
         short = self.store.db.execute(

@@ -1,5 +1,7 @@
-"""The command line (click only): every command registered here, from one module per command group; each
-parses its options, calls the library and prints, and errors become one line and exit 2."""
+"""The command line (click only): every command registered here; imports any stage, the archive by its face."""
+
+# The command line (click only): every command registered here, from one module per command group; each parses its
+# options, calls the library and prints, and errors become one line and exit 2.
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from . import archive, corrections, documents, identify, lookup, site
-from .frame import _os_error_line, _reader_gone, _say, leave, main
+from .frame import leave, main, os_error_line, reader_gone, say
 
 # Every command, in one place (each module imports the library inside its commands: `rulediff --help` and
 # `rulediff diff` load none of the archive's SQLite layer, the site or the history machinery).
@@ -90,13 +92,13 @@ def run() -> None:
         if sys.stdout is not stdout:
             # click met a broken pipe outside every command (--help, --version) and exited 1, having put a
             # wrapper round standard output: a reader that went away, or else an error, as in a command.
-            code = 0 if _reader_gone() else 2
+            code = 0 if reader_gone() else 2
             if code:
-                _say("standard output: Broken pipe")
+                say("standard output: Broken pipe")
     except OSError as e:
         # Outside every command's guard: --version or --help written to a full disk.
         code = 2
-        _say(_os_error_line(e))
+        say(os_error_line(e))
     leave(code)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import ArchiveError
-from .frame import _guard, add_entries, archive_option, open_archive, say_identified, write_out
+from .frame import add_entries, archive_option, guard, open_archive, say_identified, write_out
 
 
 @click.group()
@@ -27,7 +27,7 @@ def archive() -> None:
 @click.command("add")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @archive_option
-@_guard
+@guard
 def archive_add(paths: tuple[str, ...]) -> None:
     """Add files or folders (a folder's MANIFEST gives labels and eras). Re-adding is a no-op.
 
@@ -51,7 +51,7 @@ def archive_add(paths: tuple[str, ...]) -> None:
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per version.")
 @archive_option
-@_guard
+@guard
 def archive_list(as_json: bool) -> None:
     """List archived versions: date, label, format, rules, changes since the previous one, and for an
     undated dump the release its text matches (it is placed beside it).
@@ -102,7 +102,7 @@ def archive_list(as_json: bool) -> None:
 @click.command("remove")
 @click.argument("version")
 @archive_option
-@_guard
+@guard
 def archive_remove(version: str) -> None:
     """Remove one version (by date, label or sha256 prefix); its neighbours are re-aligned, and the other
     versions of its date are labelled again by publication ("(re-release 3)" becomes "(re-release 2)").
@@ -129,7 +129,7 @@ def archive_remove(version: str) -> None:
 )
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @archive_option
-@_guard
+@guard
 def archive_export(output: str | None, force: bool) -> None:
     """Every version and rule as JSON lines (type "version" then its "rule" records).
 

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .frame import _guard, archive_option, archive_path
+from .frame import archive_option, archive_path, guard
 
 REASON = click.option("--reason", required=True, help="Why, in one line: shown as 'linked by hand: REASON'.")
 
@@ -18,7 +18,7 @@ REASON = click.option("--reason", required=True, help="Why, in one line: shown a
 @click.argument("new_number")
 @REASON
 @archive_option
-@_guard
+@guard
 def archive_link(old_version: str, old_number: str, new_version: str, new_number: str, reason: str) -> None:
     """Say by hand that rule OLD_NUMBER of OLD_VERSION continues as NEW_NUMBER of NEW_VERSION (two neighbouring
     versions). Lineage, history and the site follow it and show "linked by hand: REASON". It replaces the
@@ -42,7 +42,7 @@ def archive_link(old_version: str, old_number: str, new_version: str, new_number
 @click.argument("new_number", required=False)
 @REASON
 @archive_option
-@_guard
+@guard
 def archive_unlink(old_version: str, old_number: str, new_version: str, new_number: str | None, reason: str) -> None:
     """Say by hand that rule OLD_NUMBER of OLD_VERSION is not the same rule as NEW_NUMBER of NEW_VERSION (without
     NEW_NUMBER: has no successor there). The old rule's history ends there and the new one starts, each saying
@@ -62,7 +62,7 @@ def archive_unlink(old_version: str, old_number: str, new_version: str, new_numb
 @click.command("corrections")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per correction.")
 @archive_option
-@_guard
+@guard
 def archive_corrections(as_json: bool) -> None:
     """List the hand corrections in force: those shipped with rulediff and those recorded in the archive
     (which replace shipped ones about the same rule), each with whether lineage applies it here.

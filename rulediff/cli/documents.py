@@ -13,7 +13,7 @@ from ..errors import RulediffError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
 from ..support.safe_write import check_target
-from .frame import _guard, archive_option, archive_path, write_out
+from .frame import archive_option, archive_path, guard, write_out
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -30,7 +30,7 @@ _DIFF_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".md": "md", 
     "--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the whole document as JSON (schema rulediff.document/1).")
-@_guard
+@guard
 def parse(file: str, fmt: str | None, as_json: bool) -> None:
     """Parse FILE and print a summary, or the whole document as JSON.
 
@@ -68,7 +68,7 @@ def parse(file: str, fmt: str | None, as_json: bool) -> None:
     "--format", "fmt", type=click.Choice(sorted(FORMATS)), help="Parser to use (default: detect from content)."
 )
 @click.option("--strict", is_flag=True, help="Exit with status 3 when there are findings.")
-@_guard
+@guard
 def lint(file: str, fmt: str | None, strict: bool) -> None:
     """Report defects in FILE, one per line as FILE:LINE: CODE: MESSAGE.
 
@@ -116,7 +116,7 @@ def lint(file: str, fmt: str | None, strict: bool) -> None:
     help="Only changes to this section, rule or subrule and what is below it (repeatable): 6, 613, 613.1a.",
 )
 @archive_option
-@_guard
+@guard
 def diff(
     old: str,
     new: str,
@@ -216,7 +216,7 @@ def _looks_like_version(ref: str) -> bool:
 
 
 @click.command()
-@_guard
+@guard
 def formats() -> None:
     """List the parsers, in detection order.
 

@@ -1,6 +1,8 @@
-"""The command line's shared frame: the root command group, --archive (before or after a command), the
-progress bar, opening and adding to the archive, and the guard that turns library errors into one-line
-messages (click only; the commands live in the other modules of this package)."""
+"""The command line's shared frame: the root group, --archive, progress, and one-line errors."""
+
+# The command line's shared frame: the root command group, --archive (before or after a command), the progress bar,
+# opening and adding to the archive, and the guard that turns library errors into one-line messages (click only; the
+# commands live in the other modules of this package).
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _reader_gone() -> bool:
+def reader_gone() -> bool:
     """Has the reader of standard output gone (its pipe or socket reports an error to a writer)? With no
     output to look at (a test runner's), a broken pipe is taken to be the output's, as it always was."""
     try:
@@ -59,7 +61,7 @@ def _stream(e: OSError) -> str | None:
     return None
 
 
-def _os_error_line(e: OSError) -> str:
+def os_error_line(e: OSError) -> str:
     """An OSError as one line naming what failed: the file, the standard stream written to, or else rulediff."""
     where = e.filename if e.filename is not None else _stream(e) or "rulediff"
     return f"{where}: {e.strerror or e}"
@@ -69,7 +71,7 @@ def leave(code: Any) -> None:
     """End the process with ``code`` (a SystemExit's), once what it printed is written out.
 
     It does not tear the interpreter down: a command's data (a long diff's alignment, a report's rule rows)
-    would be freed object by object for nothing (0.04-0.06 s of a long jump's ``diff --format json``). Everything a
+    would be freed object by object for nothing. Everything a
     command writes to a file is closed by the command itself (output files, the archive, the site's
     journal); worker processes leave when this one has gone (support/worker_pool.py). Standard output is flushed here: a
     full disk or a broken pipe at that point is reported as one line, as inside a command. Under a profiler,
@@ -84,15 +86,15 @@ def leave(code: Any) -> None:
         if file is not None:
             file.flush()
     except BrokenPipeError as e:
-        if not _reader_gone():
+        if not reader_gone():
             if not code:
-                _say(_os_error_line(e))
+                say(os_error_line(e))
             code = 2
     except (OSError, ValueError) as e:
         # Said once: a command that failed to write it has said so already (what it could not write is still
         # in standard output's buffer when the program runs unbuffered, behind cli.whole_writes).
         if not code:
-            _say(_os_error_line(e) if isinstance(e, OSError) else f"standard output: {e}")
+            say(os_error_line(e) if isinstance(e, OSError) else f"standard output: {e}")
         code = 2
     with suppress(OSError, ValueError):
         if sys.stderr is not None:
@@ -112,7 +114,7 @@ def write_out(output: str | None, text: str | Iterable[str], force: bool) -> Non
         click.echo(piece, nl=False)
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
     with suppress(OSError, ValueError):
         click.echo(f"rulediff: error: {line}", err=True)
 
@@ -126,7 +128,7 @@ class InputError(click.ClickException):
         click.echo(f"rulediff: error: {self.format_message()}", err=True)
 
 
-def _guard(fn: F) -> F:
+def guard(fn: F) -> F:
     """Turn library errors into one-line messages; anything else is an internal error (exit 1)."""
 
     @wraps(fn)
@@ -144,7 +146,7 @@ def _guard(fn: F) -> F:
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
             raise
         except BrokenPipeError as e:
-            if _reader_gone():
+            if reader_gone():
                 # The reader went away (rulediff ... | head): stop quietly, as a Unix tool does.
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
@@ -157,7 +159,7 @@ def _guard(fn: F) -> F:
             # The machine, not rulediff: disk full, read-only file system, permissions.
             if debug:
                 traceback.print_exc()
-            raise InputError(_os_error_line(e)) from None
+            raise InputError(os_error_line(e)) from None
         except Exception as e:  # an internal failure: say so in one line, exit 1
             if debug:
                 traceback.print_exc()

@@ -11,7 +11,7 @@ import click
 from ..errors import ArchiveError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
-from .frame import _guard, archive_option, archive_path
+from .frame import archive_option, archive_path, guard
 
 # The archive and the identification machinery are imported by the command itself: the other
 # commands (and `rulediff --help`) load this module but do not need them.
@@ -30,7 +30,7 @@ CONTEXT = 40
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Candidates to list.")
 @click.option("--parser", type=click.Choice(sorted(FORMATS)), help="Parser for FILE (default: detect from content).")
 @archive_option
-@_guard
+@guard
 def identify_command(file: str, fmt: str, top: int, parser: str | None) -> None:
     """Which archived release is FILE's text from? Ranks the archive's official releases by how well
     each explains the dump inside what it covers (rules identical, typography only, substantive,

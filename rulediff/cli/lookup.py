@@ -9,7 +9,7 @@ import click
 
 from ..errors import ArchiveError, NotFoundError
 from ..support import jsontext
-from .frame import _guard, archive_option, as_text, open_archive
+from .frame import archive_option, as_text, guard, open_archive
 
 if TYPE_CHECKING:
     from ..archive import Archive
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 @click.option("--whole", is_flag=True, help="Print every line of the rule at each step, not only changed lines.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
 @archive_option
-@_guard
+@guard
 def history(query: str, as_of: str | None, glossary: bool, substantive: bool, whole: bool, fmt: str) -> None:
     """Every version in which a rule or glossary term exists, its number there, and what changed.
 
@@ -160,7 +160,7 @@ def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]
 @click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
 @click.option("--only", "only", is_flag=True, help="Just this node, without the subrules below it.")
 @archive_option
-@_guard
+@guard
 def show(query: str, as_of: str | None, only: bool) -> None:
     """Print a whole rule as it read on a date: heading, text, every subrule, examples.
 
@@ -197,7 +197,7 @@ def show(query: str, as_of: str | None, only: bool) -> None:
 @click.argument("phrase", callback=as_text)
 @click.option("--json", "as_json", is_flag=True, help='One JSON object per hit ("kind": rule or glossary).')
 @archive_option
-@_guard
+@guard
 def search(phrase: str, as_json: bool) -> None:
     """Find a phrase in every archived version, rules and glossary: where, first and last seen.
 

@@ -1,5 +1,7 @@
-"""The main job, 'rulediff report': archive the sources given (the shipped corpus into an empty archive) and
-write the site (click only)."""
+"""The main job, 'rulediff report': archive the sources and write the site (click only)."""
+
+# The main job, 'rulediff report': archive the sources given (the shipped corpus into an empty archive) and write
+# the site (click only).
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ArchiveError
-from .frame import _guard, add_entries, archive_option, open_archive, progress_bar
+from .frame import add_entries, archive_option, guard, open_archive, progress_bar
 
 if TYPE_CHECKING:
     pass
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
 @click.option("--force", is_flag=True, help="Write into OUTPUT even if it holds files that are not a rulediff site.")
 @archive_option
-@_guard
+@guard
 def report(sources: tuple[str, ...], output: str, force: bool) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
     empty), then write an index, one diff page per consecutive pair, one history page per rule and an

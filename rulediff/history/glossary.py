@@ -1,5 +1,7 @@
-"""The glossary as a first-class citizen: find a term, follow it through every archived version and
-through its renames ("Mana Burn" -> "Mana Burn (Obsolete)"), and search the glossary's text."""
+"""A glossary term's history through every archived version and its renames, and glossary search."""
+
+# The glossary as a first-class citizen: find a term, follow it through every archived version and through its
+# renames ("Mana Burn" -> "Mana Burn (Obsolete)"), and search the glossary's text.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""One shape for every history (a rule, a whole headed rule, a glossary term): stretches of consecutive
-versions that read the same, what changed at the start of each, and how much it matters."""
+"""One shape for every history: stretches of versions that read the same, and what changed."""
+
+# One shape for every history (a rule, a whole headed rule, a glossary term): stretches of consecutive versions that
+# read the same, what changed at the start of each, and how much it matters.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Which archived release is a dump's text from: shortlist releases by stored rule bodies, align the
-shortlist inside the dump's coverage, rank, and say it in one verdict line."""
+"""Which archived release a dump's text is from (shortlist, align, rank, verdict); imports the archive's face."""
+
+# Which archived release is a dump's text from: shortlist releases by stored rule bodies, align the shortlist inside
+# the dump's coverage, rank, and say it in one verdict line.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Compare a dump with one release inside the dump's coverage: what it counts as identical, typography
-only, substantive, missing or extra, and the differences shown for the best candidate."""
+"""Comparing a dump with one release inside the dump's coverage, and the differences shown."""
+
+# Compare a dump with one release inside the dump's coverage: what it counts as identical, typography only,
+# substantive, missing or extra, and the differences shown for the best candidate.
 
 from __future__ import annotations
 

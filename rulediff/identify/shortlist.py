@@ -1,5 +1,7 @@
-"""The cheap ranking before any alignment: releases grouped by the stored bodies of their rules inside the
-dump's scope (equal groups explain the dump equally), scored by how many of the dump's rules they hold."""
+"""The cheap ranking before any alignment: releases grouped and scored by stored rule bodies."""
+
+# The cheap ranking before any alignment: releases grouped by the stored bodies of their rules inside the dump's
+# scope (equal groups explain the dump equally), scored by how many of the dump's rules they hold.
 
 from __future__ import annotations
 

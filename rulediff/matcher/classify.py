@@ -1,24 +1,26 @@
-"""Classify aligned pairs: unchanged, renumbered, edited, moved, split, merged, added, removed, not covered;
-the nature of an edit (substantive, references only, typography only); examples and glossary too."""
+"""align(): the matcher's pairs classified into changes, each edit with its nature."""
+
+# Classify aligned pairs: unchanged, renumbered, edited, moved, split, merged, added, removed, not covered; the
+# nature of an edit (substantive, references only, typography only); examples and glossary too.
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
 from operator import itemgetter
 
 from rapidfuzz import fuzz
 
-from ..model import Document, Example, GlossaryEntry, Rule, covered
+from ..model import Document, Example, Rule, covered
 from ..support import gc_pause as collector
 from ..support.constructors import slot_filler
 from ..words.nature import nature_of
 from ..words.records import Nature, Rename
-from ..words.renames import substitute
 from .corrections import Fix, hand_corrected, said_cut
+from .glossary import glossary_changes
 from .likeness import Likeness
 from .passes import match
-from .records import Alignment, Change, ExampleChange, GlossaryChange, Kind, Pair
+from .records import Alignment, Change, ExampleChange, Kind, Pair
 from .renames import counted, through_renames
 from .renames import edited as was_edited
 from .sides import number_labels
@@ -97,6 +99,29 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     cut_new: dict[int, str] = {}
     if fixes:
         pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
+    g = _grouped(old, new, pairs)
+    la, lb = number_labels(old), number_labels(new)
+    number_map = _number_map(g, la, lb)
+    inferred: dict[str, tuple[str, float]] = {}
+    changes = _changes(old, new, g, la, number_map, inferred, renames)
+    glossary = glossary_changes(old, new, number_map, renames)
+    al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, g.pairs))
+    return said_cut(al, cut_old, cut_new) if fixes else al
+
+
+@dataclass(slots=True)
+class _Grouped:
+    """The matcher's pairs with the splits and merges found among them (old position -> new positions, new
+    position -> old positions), both ways as maps."""
+
+    pairs: list[Pair]
+    a2b: dict[int, int]
+    b2a: dict[int, int]
+    splits: dict[int, list[int]]
+    merges: dict[int, list[int]]
+
+
+def _grouped(old: Document, new: Document, pairs: list[Pair]) -> _Grouped:
     orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
@@ -113,33 +138,45 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
         b2a.update((j, i) for i, (j, _, _) in whole.children.items())
     splits.update(whole.splits)
     merges.update(whole.merges)
-    by_old: dict[int, Pair] = {p.old: p for p in pairs}
+    return _Grouped(pairs, a2b, b2a, splits, merges)
 
+
+def _number_map(g: _Grouped, la: list[str | None], lb: list[str | None]) -> dict[str, str | list[str]]:
+    """Every old number with a counterpart: a pair's, a split's (a list), a merge's."""
     number_map: dict[str, str | list[str]] = {}
-    la, lb = number_labels(old), number_labels(new)
-    for p in pairs:
+    for p in g.pairs:
         a, b = la[p.old], lb[p.new]
         if a is not None and b is not None and a not in number_map:
             number_map[a] = b
-    for i, js in splits.items():
+    for i, js in g.splits.items():
         a = la[i]
         if a is not None:
             number_map[a] = [x for x in (lb[j] for j in js) if x is not None]
-    for j, olds in merges.items():
+    for j, olds in g.merges.items():
         for i in olds:
             a, b = la[i], lb[j]
             if a is not None and b is not None:
                 number_map.setdefault(a, b)
+    return number_map
 
+
+def _changes(
+    old: Document,
+    new: Document,
+    g: _Grouped,
+    la: list[str | None],
+    number_map: dict[str, str | list[str]],
+    inferred: dict[str, tuple[str, float]],
+    renames: tuple[Rename, ...],
+) -> list[Change]:
+    """Every node's change, in new-document order (removed nodes after the paired node before them)."""
+    orules, nrules = old.rules, new.rules
+    pairs, splits, merges = g.pairs, g.splits, g.merges
     numbered = [p for p in pairs if la[p.old] is not None]
     in_order = {numbered[k].old for k in longest_increasing([p.new for p in numbered])}
-    split_new = {j for js in splits.values() for j in js}
-    merged_old = {i for olds in merges.values() for i in olds}
-
     # Each change with its place in new-document order (see _order_key), sorted once at the end.
     keyed: list[tuple[tuple[int, int, int], Change]] = []
     add = keyed.append
-    inferred: dict[str, tuple[str, float]] = {}
     make = _change
     unchanged = Kind.UNCHANGED
     for p in pairs:
@@ -157,33 +194,47 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
             add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
             continue
         add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
-    for i, js in splits.items():
+    keyed.extend(_grouped_changes(g))
+    keyed.extend(_unpaired_changes(old, new, g))
+    keyed.sort(key=_first)
+    return [ch for _, ch in keyed]
+
+
+def _grouped_changes(g: _Grouped) -> list[tuple[tuple[int, int, int], Change]]:
+    by_old: dict[int, Pair] = {p.old: p for p in g.pairs}
+    out: list[tuple[tuple[int, int, int], Change]] = []
+    for i, js in g.splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
         ch = Change(
             Kind.SPLIT, (i,), tuple(js), Nature.SUBSTANTIVE, p.score, 0.0, f"split; {p.reason}", uncertain=p.uncertain
         )
-        add(((min(js), 0, i), ch))
-    for j, olds in merges.items():
+        out.append(((min(js), 0, i), ch))
+    for j, olds in g.merges.items():
         first = by_old.get(olds[0]) or Pair(olds[0], j, 1.0, f"the words of {len(olds)} old nodes went there")
         why = f"merged; {first.reason}"
         ch = Change(
             Kind.MERGED, tuple(olds), (j,), Nature.SUBSTANTIVE, first.score, 0.0, why, uncertain=first.uncertain
         )
-        add(((j, 0, min(olds)), ch))
-    # The unpaired, by set differences at C speed: they are few, the positions thousands.
-    for j in sorted(set(range(len(nrules))).difference(b2a, split_new, merges)):
-        add(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
-    removed = sorted(set(range(len(orules))).difference(a2b, merged_old, splits))
+        out.append(((j, 0, min(olds)), ch))
+    return out
+
+
+def _unpaired_changes(old: Document, new: Document, g: _Grouped) -> list[tuple[tuple[int, int, int], Change]]:
+    """The added and removed nodes (or not covered), by set differences at C speed: they are few, the
+    positions thousands."""
+    orules, nrules = old.rules, new.rules
+    split_new = {j for js in g.splits.values() for j in js}
+    merged_old = {i for olds in g.merges.values() for i in olds}
+    out: list[tuple[tuple[int, int, int], Change]] = []
+    for j in sorted(set(range(len(nrules))).difference(g.b2a, split_new, g.merges)):
+        out.append(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
+    removed = sorted(set(range(len(orules))).difference(g.a2b, merged_old, g.splits))
     if removed:
-        anchor = _paired_before(a2b)
+        anchor = _paired_before(g.a2b)
         for i in removed:
             ch = _unpaired(orules[i], (i,), (), new, Kind.REMOVED, "no counterpart in the new version", "new")
-            add(((anchor(i), 1, i), ch))
-    keyed.sort(key=_first)
-    changes = [ch for _, ch in keyed]
-    glossary = _glossary(old, new, number_map, renames)
-    al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, pairs))
-    return said_cut(al, cut_old, cut_new) if fixes else al
+            out.append(((anchor(i), 1, i), ch))
+    return out
 
 
 # The place a change is sorted by, in the (place, change) items both lists are made of.
@@ -266,69 +317,6 @@ def _paired_before(a2b: dict[int, int]) -> Callable[[int], int]:
         return paired_before[min(i, top)] if top >= 0 else -1
 
     return anchor
-
-
-@lru_cache(maxsize=1 << 12)
-def _term_key(term: str) -> str:
-    # Terms repeat from release to release: each spelling is keyed once.
-    return " ".join(term.casefold().replace("\u2019", "'").split())
-
-
-_glossary_change = slot_filler(GlossaryChange, "kind old new nature reason")
-
-
-def _glossary(
-    old: Document, new: Document, nmap: dict[str, str | list[str]], renames: tuple[Rename, ...] = ()
-) -> list[GlossaryChange]:
-    key = _term_key
-    # Each term keyed once; a term printed twice is found (and placed) by its last printing.
-    ka = [key(g.term) for g in old.glossary]
-    kb = [key(h.term) for h in new.glossary]
-    bmap = dict(zip(kb, new.glossary, strict=True))
-    order_new = dict(zip(kb, range(len(kb)), strict=True))
-    order_old = dict(zip(ka, range(len(ka)), strict=True))
-    used: set[str] = set()
-    # Each change with its place: new-glossary order, a removed term where it was.
-    out: list[tuple[tuple[int, int], GlossaryChange]] = []
-    leftovers: list[tuple[GlossaryEntry, str]] = []
-    for g, k in zip(old.glossary, ka, strict=True):
-        h = bmap.get(k)
-        if h is None or k in used:
-            leftovers.append((g, k))
-            continue
-        used.add(k)
-        n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
-        out.append(
-            ((order_new[k], 0), _glossary_change(Kind.UNCHANGED if n is None else Kind.EDITED, g, h, n, "same term"))
-        )
-    free_b = [(h, k) for h, k in zip(new.glossary, kb, strict=True) if k not in used]
-    for g, kg in leftovers:
-        best = max(((fuzz.ratio(g.norm, h.norm), x) for x, (h, _) in enumerate(free_b)), default=(0.0, -1))
-        if best[0] >= 80:
-            h, kh = free_b.pop(best[1])
-            # A term renamed by a rename of the release ("Tribal" -> "Kindred") is no edit of its own.
-            named = bool(renames) and key(substitute(g.term, renames)) == kh
-            n = nature_of(g.text, h.text, g.norm, h.norm, nmap, renames) or Nature.RENAMED
-            n = n if named or n != Nature.RENAMED else Nature.SUBSTANTIVE
-            why = f"term renamed {g.term!r} -> {h.term!r}; text {best[0] / 100:.2f}"
-            out.append(((order_new[kh], 0), GlossaryChange(Kind.EDITED, g, h, n, why)))
-        elif new.coverage.glossary:
-            out.append(
-                ((order_old[kg], 1), GlossaryChange(Kind.REMOVED, g, None, None, "term no longer in the glossary"))
-            )
-        else:
-            out.append(
-                ((order_old[kg], 1), GlossaryChange(Kind.NOT_COVERED, g, None, None, "the new source has no glossary"))
-            )
-    for h, k in free_b:
-        if old.coverage.glossary:
-            out.append(((order_new[k], 0), GlossaryChange(Kind.ADDED, None, h, None, "new term")))
-        else:
-            out.append(
-                ((order_new[k], 0), GlossaryChange(Kind.NOT_COVERED, None, h, None, "the old source has no glossary"))
-            )
-    out.sort(key=_first)
-    return [c for _, c in out]
 
 
 def longest_increasing(values: Iterable[int]) -> set[int]:

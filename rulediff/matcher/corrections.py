@@ -1,5 +1,7 @@
-"""Hand corrections of lineage as data: the shipped file of published corrections (one a line: old version, old
-number, new version, new number or '-', reason) and the record every correction, shipped or user-made, shares."""
+"""Hand corrections of lineage as data: the shipped file and the record every correction shares."""
+
+# Hand corrections of lineage as data: the shipped file of published corrections (one a line: old version, old
+# number, new version, new number or '-', reason) and the record every correction, shipped or user-made, shares.
 
 from __future__ import annotations
 

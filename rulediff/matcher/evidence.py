@@ -1,5 +1,7 @@
-"""The matcher's evidence: how much of a node's meaning went to a differently named one (the gate that undoes
-links standing on too little of it), the structural points a similar pair earns, and the words that say why."""
+"""The matcher's evidence: the gate on links between differently named nodes, and structural points."""
+
+# The matcher's evidence: how much of a node's meaning went to a differently named one (the gate that undoes links
+# standing on too little of it), the structural points a similar pair earns, and the words that say why.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Text similarity for the matcher: which texts of a set are at least so alike a given text, remembered per text
-for the length of one alignment (its passes and a rename's second matching ask about the same texts again)."""
+"""Text similarity for the matcher, remembered per text for the length of one alignment."""
+
+# Text similarity for the matcher: which texts of a set are at least so alike a given text, remembered per text for
+# the length of one alignment (its passes and a rename's second matching ask about the same texts again).
 
 from __future__ import annotations
 

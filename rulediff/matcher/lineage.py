@@ -1,6 +1,8 @@
-"""Lineage: a permanent id per rule carried through the alignments of consecutive versions (looking past
-partial dumps that do not cover a rule), splits and merges as edges; and the bridges between such dumps.
-Pure: it reads rule keys, coverage and aligned pairs through ``RuleKeys`` and returns what to store."""
+"""Lineage: a permanent id per rule carried through consecutive alignments, and bridges."""
+
+# Lineage: a permanent id per rule carried through the alignments of consecutive versions (looking past partial
+# dumps that do not cover a rule), splits and merges as edges; and the bridges between such dumps. Pure: it reads
+# rule keys, coverage and aligned pairs through ``RuleKeys`` and returns what to store.
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""Align two documents node by node: exact anchors, titles, parents' votes, siblings, similarity, one-to-one.
+"""The match passes: exact anchors, titles, parents' votes, siblings, similarity, one-to-one."""
 
-The matcher only pairs nodes and says why; ``classify`` turns the pairs into classified changes.
-Identity inside a document is the node's position (``Rule.key`` can repeat when a release publishes a
-number twice), so every map here is position -> position.
-"""
+# Align two documents node by node: exact anchors, titles, parents' votes, siblings, similarity, one-to-one.
+#
+# The matcher only pairs nodes and says why; ``classify`` turns the pairs into classified changes. Identity inside a
+# document is the node's position (``Rule.key`` can repeat when a release publishes a number twice), so every map
+# here is position -> position.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The alignment's result records (Pair, Change, Alignment, Kind, Shown) and how a reader counts them; no
-engine inside."""
+"""The alignment's result records (Pair, Change, Alignment, Kind, Shown) and their counts."""
+
+# The alignment's result records (Pair, Change, Alignment, Kind, Shown) and how a reader counts them; no engine
+# inside.
 
 from __future__ import annotations
 

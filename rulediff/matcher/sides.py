@@ -1,9 +1,11 @@
-"""What the matcher compares of one document: the tree of every node (levels, parents, children, number labels,
-raw content keys), and each node's comparison forms, worked out the first time a pass asks for them.
+"""What the matcher compares of one document: its tree and each node's comparison forms."""
 
-Most nodes of a real pair are the same raw text on both sides and are paired on that alone (``match``'s first
-pass), so their normalised, reference-masked forms, titles and word counts are never needed: a consecutive
-pair asks for a few hundred of them instead of every node of both documents."""
+# What the matcher compares of one document: the tree of every node (levels, parents, children, number labels, raw
+# content keys), and each node's comparison forms, worked out the first time a pass asks for them.
+#
+# Most nodes of a real pair are the same raw text on both sides and are paired on that alone (``match``'s first
+# pass), so their normalised, reference-masked forms, titles and word counts are never needed: a consecutive pair
+# asks for a few hundred of them instead of every node of both documents.
 
 from __future__ import annotations
 

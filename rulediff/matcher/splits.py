@@ -1,6 +1,8 @@
-"""Splits and merges, by word-count containment: between edited pairs (an added node whose words came out of an
-old node that went on elsewhere, a removed node whose words went into a new node that absorbed them), and of
-whole nodes (an unpaired old node whose words went to several new ones, or several to one)."""
+"""Splits and merges by word-count containment, between edited pairs and of whole nodes."""
+
+# Splits and merges, by word-count containment: between edited pairs (an added node whose words came out of an old
+# node that went on elsewhere, a removed node whose words went into a new node that absorbed them), and of whole
+# nodes (an unpaired old node whose words went to several new ones, or several to one).
 
 from __future__ import annotations
 

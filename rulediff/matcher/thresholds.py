@@ -1,5 +1,6 @@
-"""The matcher's thresholds in one place: how alike two texts must be to pair, and how much evidence a link
-needs."""
+"""The matcher's thresholds in one place."""
+
+# The matcher's thresholds in one place: how alike two texts must be to pair, and how much evidence a link needs.
 
 from __future__ import annotations
 

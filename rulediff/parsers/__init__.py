@@ -1,4 +1,4 @@
-"""The parser registry: FORMATS (one ordered table name -> parser), detect() and parse_file()."""
+"""The parsers, one module per source shape in one FORMATS table, and lint; they import only records and support."""
 
 from __future__ import annotations
 

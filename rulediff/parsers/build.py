@@ -1,5 +1,7 @@
-"""TreeBuilder and document(): the one place where parsers turn paragraphs into Rule nodes, and nodes
-into a Document."""
+"""TreeBuilder and document(): where every parser turns paragraphs into rules and a Document."""
+
+# TreeBuilder and document(): the one place where parsers turn paragraphs into Rule nodes, and nodes into a
+# Document.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Parsers for the rules as a dataset of rows (number, text, examples): the dataset-viewer paste, JSONL,
-CSV and (with pyarrow) Parquet. A slice covers the interval of its own string sort order."""
+"""Parsers for the rules as a dataset of rows: the viewer paste, JSONL, CSV and Parquet."""
+
+# Parsers for the rules as a dataset of rows (number, text, examples): the dataset-viewer paste, JSONL, CSV and
+# (with pyarrow) Parquet. A slice covers the interval of its own string sort order.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Parser for the official Word edition: WordprocessingML read with lxml (zip + XML, no converter); each
-paragraph becomes a line and the official layout reader takes it from there."""
+"""Parser for the official Word edition, read with lxml; the official layout reader does the rest."""
+
+# Parser for the official Word edition: WordprocessingML read with lxml (zip + XML, no converter); each paragraph
+# becomes a line and the official layout reader takes it from there.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Parser for the rules saved as a web page: rules as paragraphs, list items or headings, perhaps with an
-`id` anchor per rule, perhaps with a glossary as a definition list. Read with lxml.html."""
+"""Parser for the rules saved as a web page, read with lxml.html."""
+
+# Parser for the rules saved as a web page: rules as paragraphs, list items or headings, perhaps with an `id` anchor
+# per rule, perhaps with a glossary as a definition list. Read with lxml.html.
 
 from __future__ import annotations
 

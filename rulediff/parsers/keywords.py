@@ -1,5 +1,7 @@
-"""Parser for keyword-summary pages with no rule numbers (the 2017 judge page): a keyword heading, then its
-paragraphs and "Notes:" bullets. Nodes are unnumbered, keyed by title; alignment infers their numbers."""
+"""Parser for keyword-summary pages with no rule numbers; alignment infers the numbers."""
+
+# Parser for keyword-summary pages with no rule numbers (the 2017 judge page): a keyword heading, then its
+# paragraphs and "Notes:" bullets. Nodes are unnumbered, keyed by title; alignment infers their numbers.
 
 from __future__ import annotations
 

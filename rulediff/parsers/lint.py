@@ -1,5 +1,7 @@
-"""Lint a parsed Document: numbering gaps, duplicates, l/o letters, order, headings that define something
-else, other languages, empty rules and unknown characters. Each finding names its line."""
+"""Lint a parsed Document: each finding names its line."""
+
+# Lint a parsed Document: numbering gaps, duplicates, l/o letters, order, headings that define something else, other
+# languages, empty rules and unknown characters. Each finding names its line.
 
 from __future__ import annotations
 

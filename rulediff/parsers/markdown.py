@@ -1,5 +1,7 @@
-"""Parser for Markdown dumps: `# **702.** Keyword Abilities`, `**702.15.** Lifelink`, `+ **702.15a** ...`,
-bold markers that slipped inside numbers (`+ **702.10**a`), and indented `Example:` paragraphs."""
+"""Parser for Markdown dumps, slipped bold markers included."""
+
+# Parser for Markdown dumps: `# **702.** Keyword Abilities`, `**702.15.** Lifelink`, `+ **702.15a** ...`, bold
+# markers that slipped inside numbers (`+ **702.10**a`), and indented `Example:` paragraphs.
 
 from __future__ import annotations
 

@@ -165,12 +165,45 @@ def _read_token(token: str) -> _Reading | None:
     return reading
 
 
+def _other_shape(
+    builder: TreeBuilder, s: str, line: int, indented: bool, anchor: str | None, current: int | None, wrapped: bool
+) -> tuple[int | None, tuple[_Reading, str, str] | None]:
+    """A numbered paragraph of any shape but the common one: no blank after the number, another blank, a
+    heading, a section, a typo. Read into the builder when it is no rule (None); for a rule, its reading, the
+    blank after its number and its text. The heading read so far, updated, comes first."""
+    # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period (a digit or a
+    # blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
+    h = None
+    m = RULE_RE.match(s)
+    if m is None and (h := HEADING_RE.match(s)) is not None:
+        fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
+        if fixed:
+            msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
+            builder.warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
+            s = fixed[0] + fixed[1]
+            h = None
+            m = RULE_RE.match(s)
+    if m is not None:
+        spelled, heading, rule, letters, dot, space, rest = m.groups()
+        if space or dot or not rest:
+            return current, (_reading(spelled, heading, rule, letters, dot), space, rest)
+    if h:
+        current = int(h.group("num"))
+        builder.rule(RuleNumber.parse(h.group("num")), h.group("rest"), line, anchor)
+    elif sec := SECTION_RE.match(s):
+        builder.rule(RuleNumber.parse(sec.group("num")), sec.group("rest"), line, anchor)
+    elif len(s) <= 2 and not s.isdigit():
+        builder.warn(line, f"stray text {s!r} between rules; dropped", "stray")
+    else:
+        builder.continuation(s, line, " " if wrapped and not indented else "\n")
+    return current, None
+
+
 def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bool) -> None:
     """Numbered paragraphs into the builder: sections, headings, rules, subrules, examples and
     continuations, reading through the misprints registered in parsers/quirks.py."""
     current: int | None = None
     last: RuleNumber | None = None  # the last rule or subrule read
-    parse_number = RuleNumber.parse
     tokens = _TOKENS
     warn = builder.warn
     add_rule = builder.rule
@@ -193,33 +226,10 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
             num, key, spelled, letters, dot = reading
             rest = rest.lstrip(_BLANKS)
         else:
-            # Any other shape: no blank after the number, another blank, a heading, a section, a typo.
-            # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period
-            # (a digit or a blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
-            h = None
-            m = RULE_RE.match(s)
-            if m is None and (h := HEADING_RE.match(s)) is not None:
-                fixed = quirks.split_number_typo(int(h["num"]), h["rest"], current)
-                if fixed:
-                    msg = f"stray space in rule number '{s[:8]}'; read as {fixed[0].strip()}"
-                    warn(line, msg, "typo", quirk=quirks.SPLIT_NUMBER.name)
-                    s = fixed[0] + fixed[1]
-                    h = None
-                    m = RULE_RE.match(s)
-            if m is not None:
-                spelled, heading, rule, letters, dot, space, rest = m.groups()
-            if m is None or not (space or dot or not rest):
-                if h:
-                    current = int(h.group("num"))
-                    add_rule(parse_number(h.group("num")), h.group("rest"), line, anchor)
-                elif sec := SECTION_RE.match(s):
-                    add_rule(parse_number(sec.group("num")), sec.group("rest"), line, anchor)
-                elif len(s) <= 2 and not s.isdigit():
-                    warn(line, f"stray text {s!r} between rules; dropped", "stray")
-                else:
-                    builder.continuation(s, line, " " if wrapped and not indented else "\n")
+            current, other = _other_shape(builder, s, line, indented, anchor, current, wrapped)
+            if other is None:
                 continue
-            num, key, spelled, letters, dot = _reading(spelled, heading, rule, letters, dot)
+            (num, key, spelled, letters, dot), space, rest = other
         if num.heading != current or (last is not None and num.heading != last.heading):
             # Only a number outside the heading (or the rule) we are in can be one of these misprints.
             swapped, q = quirks.transposed(num, current), quirks.TRANSPOSED

@@ -1,5 +1,7 @@
-"""Parser for rules text copied out of the PDF and pasted elsewhere (a blog): hard-wrapped lines, no blank
-lines between rules, words split by line-end hyphens, and the host page's header and footer around it."""
+"""Parser for rules text copied out of the PDF and pasted into a page."""
+
+# Parser for rules text copied out of the PDF and pasted elsewhere (a blog): hard-wrapped lines, no blank lines
+# between rules, words split by line-end hyphens, and the host page's header and footer around it.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The one list of dated quirks: every fix or reading the parsers apply because of particular published
-releases, registered with the releases it applies to (tests/test_quirks.py checks each list on the corpus)."""
+"""The one list of dated quirks the parsers read through, each with the releases it applies to."""
+
+# The one list of dated quirks: every fix or reading the parsers apply because of particular published releases,
+# registered with the releases it applies to (tests/test_quirks.py checks each list on the corpus).
 
 from __future__ import annotations
 

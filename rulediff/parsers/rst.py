@@ -1,5 +1,7 @@
-"""Parser for Sphinx reStructuredText dumps: underlined titles, `601.2` / `-----` rule headings, `a.` subrule
-items, `.. admonition:: Example` blocks and inline `Example:` sentences, `|3|\\ |B|` mana substitutions."""
+"""Parser for Sphinx reStructuredText dumps."""
+
+# Parser for Sphinx reStructuredText dumps: underlined titles, `601.2` / `-----` rule headings, `a.` subrule items,
+# `.. admonition:: Example` blocks and inline `Example:` sentences, `|3|\ |B|` mana substitutions.
 
 from __future__ import annotations
 
@@ -46,135 +48,151 @@ def sniff(src: Source) -> float:
     return 0.95 if rule_titles >= 2 or (rule_titles and admonitions) else 0.0
 
 
-def parse(src: Source) -> Document:
-    source = src.name
-    lines = src.lines
-    b = TreeBuilder(source)
-    pending_section: tuple[str, int] | None = None
-    pending_heading: tuple[str, int] | None = None
-    # Titles followed by another title before any rule: "General" over "Casting Spells" over "601.1" is
-    # 600 General (a heading with no rules of its own), numbered back from the first rule after them.
-    orphans: list[tuple[str, int]] = []
-    current_rule: RuleNumber | None = None
-    current_heading: int | None = None
-    last_letters = ""
-    example_indent: int | None = None  # indentation of the admonition whose body we are in
-    example_open = False  # whether that admonition's example has begun
-    para: list[str] = []
-    para_line = 0
+class _Reader:
+    """One reading of an RST dump, line by line: the pending titles, the rule and letters under way, the
+    admonition being read, and the paragraph being gathered."""
 
-    def flush() -> None:
-        nonlocal para, example_open
-        if not para:
+    def __init__(self, b: TreeBuilder) -> None:
+        self.b = b
+        self.pending_section: tuple[str, int] | None = None
+        self.pending_heading: tuple[str, int] | None = None
+        # Titles followed by another title before any rule: "General" over "Casting Spells" over "601.1" is
+        # 600 General (a heading with no rules of its own), numbered back from the first rule after them.
+        self.orphans: list[tuple[str, int]] = []
+        self.current_rule: RuleNumber | None = None
+        self.current_heading: int | None = None
+        self.last_letters = ""
+        self.example_indent: int | None = None  # indentation of the admonition whose body we are in
+        self.example_open = False  # whether that admonition's example has begun
+        self.para: list[str] = []
+        self.para_line = 0
+
+    def flush(self) -> None:
+        if not self.para:
             return
-        text = render_inline(" ".join(para))
+        b = self.b
+        text = render_inline(" ".join(self.para))
         parts = _INLINE_EXAMPLE.split(text)
-        if example_indent is not None:
-            if example_open:
-                b.continuation(text, para_line)
+        if self.example_indent is not None:
+            if self.example_open:
+                b.continuation(text, self.para_line)
             else:
                 # The admonition's title is the word the official text starts its examples with.
-                b.example(f"Example: {text}", para_line)
-                example_open = True
+                b.example(f"Example: {text}", self.para_line)
+                self.example_open = True
         elif b.first_text(parts[0]):
             for ex in parts[1:]:
-                b.example(ex, para_line)
+                b.example(ex, self.para_line)
         else:
-            b.continuation(parts[0], para_line)
+            b.continuation(parts[0], self.para_line)
             for ex in parts[1:]:
-                b.example(ex, para_line)
-        para = []
+                b.example(ex, self.para_line)
+        self.para = []
 
-    i = 0
-    n = len(lines)
-    while i < n:
+    def rule_title(self, num: RuleNumber, line: int) -> None:
+        """A rule's own title ("601.2" over "-----"): the section, headings and orphaned titles it closes."""
+        b = self.b
+        assert num.heading is not None
+        if self.pending_section is not None:
+            b.rule(RuleNumber(num.section), self.pending_section[0], self.pending_section[1])
+            self.pending_section = None
+        for k, (title, at) in enumerate(self.orphans):
+            heading = num.heading - len(self.orphans) + k
+            if heading // 100 == num.section and (self.current_heading is None or heading > self.current_heading):
+                b.warn(at, f"title {title!r} has no numbered rules under it; read as rule {heading}", "structure")
+                b.rule(RuleNumber(num.section, heading), title, at)
+                self.current_heading = heading
+            else:
+                b.warn(at, f"title {title!r} has no numbered rules under it; dropped", "structure")
+        self.orphans = []
+        if self.pending_heading is not None or self.current_heading != num.heading:
+            title, at = self.pending_heading if self.pending_heading is not None else ("", line)
+            if not title:
+                b.warn(line, f"rule {num} has no title above it for rule {num.heading}", "structure")
+            b.rule(RuleNumber(num.section, num.heading), title, at)
+            self.pending_heading = None
+            self.current_heading = num.heading
+        b.rule(num, "", line)
+        self.current_rule, self.last_letters = num, ""
+
+    def directive(self, d: re.Match[str], line: int) -> None:
+        if d["name"] == "admonition" and d["arg"].strip().lower().startswith("example"):
+            self.example_indent, self.example_open = len(d["indent"]), False
+        else:
+            self.example_indent = None
+            self.b.warn(line, f"directive '{d['name']}' dropped", "directive")
+
+    def text(self, s: str, indent: int, line: int) -> None:
+        """A line of a paragraph (or of an admonition's example, while it is indented under it)."""
+        if self.example_indent is not None and indent <= self.example_indent:
+            self.example_indent = None
+        if self.current_rule is None:
+            self.b.warn(line, "text before the first rule; dropped", "orphan")
+            return
+        if not self.para:
+            self.para_line = line
+        self.para.append(s)
+
+    def read(self, lines: list[str]) -> None:
+        i, n = 0, len(lines)
+        while i < n:
+            i = self._line(lines, i, n)
+        self.flush()
+
+    def _line(self, lines: list[str], i: int, n: int) -> int:
+        """Read the construct starting at line ``i``; the index of the line after it."""
         raw = lines[i]
         s = raw.strip()
         nxt = lines[i + 1].strip() if i + 1 < n else ""
         indent = len(raw) - len(raw.lstrip())
         if not s:
-            flush()
-            i += 1
-            continue
+            self.flush()
+            return i + 1
         # Overlined section title: ****** / Title / ******
         if _ADORNMENT.match(s) and i + 2 < n and _ADORNMENT.match(lines[i + 2].strip()) and lines[i + 1].strip():
-            flush()
-            example_indent = None
-            pending_section = (lines[i + 1].strip(), i + 2)
-            i += 3
-            continue
+            self.flush()
+            self.example_indent = None
+            self.pending_section = (lines[i + 1].strip(), i + 2)
+            return i + 3
         m = _RULE_TITLE.match(s)
         if m and _ADORNMENT.match(nxt):
-            flush()
-            example_indent = None
-            num = RuleNumber.parse(m["num"])
-            assert num.heading is not None
-            if pending_section is not None:
-                b.rule(RuleNumber(num.section), pending_section[0], pending_section[1])
-                pending_section = None
-            for k, (title, line) in enumerate(orphans):
-                heading = num.heading - len(orphans) + k
-                if heading // 100 == num.section and (current_heading is None or heading > current_heading):
-                    b.warn(line, f"title {title!r} has no numbered rules under it; read as rule {heading}", "structure")
-                    b.rule(RuleNumber(num.section, heading), title, line)
-                    current_heading = heading
-                else:
-                    b.warn(line, f"title {title!r} has no numbered rules under it; dropped", "structure")
-            orphans = []
-            if pending_heading is not None or current_heading != num.heading:
-                title, line = pending_heading if pending_heading is not None else ("", i + 1)
-                if not title:
-                    b.warn(i + 1, f"rule {num} has no title above it for rule {num.heading}", "structure")
-                b.rule(RuleNumber(num.section, num.heading), title, line)
-                pending_heading = None
-                current_heading = num.heading
-            b.rule(num, "", i + 1)
-            current_rule, last_letters = num, ""
-            i += 2
-            continue
+            self.flush()
+            self.example_indent = None
+            self.rule_title(RuleNumber.parse(m["num"]), i + 1)
+            return i + 2
         # Any other underlined title is a three-digit rule's title ("Casting Spells" over "====").
         if _ADORNMENT.match(nxt) and not _ADORNMENT.match(s) and indent == 0:
-            flush()
-            example_indent = None
-            if pending_heading is not None:
-                orphans.append(pending_heading)
-            pending_heading = (s, i + 1)
-            i += 2
-            continue
+            self.flush()
+            self.example_indent = None
+            if self.pending_heading is not None:
+                self.orphans.append(self.pending_heading)
+            self.pending_heading = (s, i + 1)
+            return i + 2
         d = _DIRECTIVE.match(raw)
         if d:
-            flush()
-            if d["name"] == "admonition" and d["arg"].strip().lower().startswith("example"):
-                example_indent, example_open = len(d["indent"]), False
-            else:
-                example_indent = None
-                b.warn(i + 1, f"directive '{d['name']}' dropped", "directive")
-            i += 1
-            continue
+            self.flush()
+            self.directive(d, i + 1)
+            return i + 1
         if _TARGET.match(raw) or _COMMENT.match(raw):
-            flush()
-            i += 1
-            continue
+            self.flush()
+            return i + 1
         item = _ITEM.match(raw)
-        if item and current_rule is not None and _next_letters(last_letters, item["letters"]):
-            flush()
-            example_indent = None
-            b.rule(current_rule.with_letters(item["letters"]), "", i + 1)
-            last_letters = item["letters"]
-            para, para_line = [item["text"]], i + 1
-            i += 1
-            continue
-        if example_indent is not None and indent <= example_indent:
-            example_indent = None
-        if current_rule is None:
-            b.warn(i + 1, "text before the first rule; dropped", "orphan")
-            i += 1
-            continue
-        if not para:
-            para_line = i + 1
-        para.append(s)
-        i += 1
-    flush()
+        if item and self.current_rule is not None and _next_letters(self.last_letters, item["letters"]):
+            self.flush()
+            self.example_indent = None
+            self.b.rule(self.current_rule.with_letters(item["letters"]), "", i + 1)
+            self.last_letters = item["letters"]
+            self.para, self.para_line = [item["text"]], i + 1
+            return i + 1
+        self.text(s, indent, i + 1)
+        return i + 1
+
+
+def parse(src: Source) -> Document:
+    source = src.name
+    lines = src.lines
+    b = TreeBuilder(source)
+    _Reader(b).read(lines)
     mangled = [k for k, ln in enumerate(lines) if _REF_MANGLE.search(ln)]
     if mangled:
         b.warn(

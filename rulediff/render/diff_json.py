@@ -1,5 +1,7 @@
-"""The full rulediff.diff/1.1 JSON of an alignment: every change with its word diff, written on two cores
-when it is long."""
+"""The full rulediff.diff/1.1 JSON of an alignment: every change with its word diff."""
+
+# The full rulediff.diff/1.1 JSON of an alignment: every change with its word diff, written on two cores when it is
+# long.
 
 from __future__ import annotations
 

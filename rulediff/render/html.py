@@ -1,5 +1,7 @@
-"""The HTML report of an Alignment: the notes view-model in its order, with filters and side by side, one
-self-contained page."""
+"""The HTML report of an Alignment: one self-contained page of the notes."""
+
+# The HTML report of an Alignment: the notes view-model in its order, with filters and side by side, one
+# self-contained page.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Where a rule number points in a site written by 'rulediff report': its card on a release's diff page,
-else its history page."""
+"""Where a rule number points in a site written by 'rulediff report'."""
+
+# Where a rule number points in a site written by 'rulediff report': its card on a release's diff page, else its
+# history page.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The release notes as a Markdown bulletin, in the form of an official one, read from the notes view-model;
-``--link-base`` links rule numbers into a site from ``rulediff report``."""
+"""The release notes as a Markdown bulletin, in the form of an official one."""
+
+# The release notes as a Markdown bulletin, in the form of an official one, read from the notes view-model;
+# ``--link-base`` links rule numbers into a site from ``rulediff report``.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Release notes of an Alignment as a rules manager publishes them: the view-model (view.py) built in bulletin
-order, read by the Markdown, HTML and ``rulediff.notes/1.1`` renderers."""
+"""The release notes' view-model built from an Alignment, in bulletin order."""
+
+# Release notes of an Alignment as a rules manager publishes them: the view-model (view.py) built in bulletin order,
+# read by the Markdown, HTML and ``rulediff.notes/1.1`` renderers.
 
 from __future__ import annotations
 
@@ -110,11 +112,56 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
     new_text = "\n".join(r.text for r in news)
     old_numbers = [_name(r) for r in olds]
     new_numbers = [_name(r) for r in news]
+    title = next((r.title for r in (*news, *olds) if r.title), None) or ""
+    label, old, new, added, removed = _passages(al, ch, shown, (old_numbers, new_numbers), (olds, news), link)
+    ident = ids.claim(anchor(home.number, home.key, "" if news else "old"))
+    # Every number the change touches can be linked to: the other parts of a split, where the old
+    # rules of a renumbering, move or merge were.
+    extra = [ids.claim(anchor(r.number, r.key)) for r in news[1:]]
+    if news and olds and old_numbers != new_numbers:
+        extra += [ids.claim(anchor(r.number, r.key, "old")) for r in olds]
+    return Entry(
+        id=ident,
+        shown=shown,
+        kind=ch.kind,
+        number=_name(home),
+        old_numbers=old_numbers,
+        new_numbers=new_numbers,
+        title=title,
+        context=_context(doc, home),
+        section=_section(home),
+        label=label,
+        old=old,
+        new=new,
+        old_text=old_text,
+        new_text=new_text,
+        list_added=added,
+        list_removed=removed,
+        examples=_examples(al, ch, link),
+        rewritten=ch.rewritten,
+        reason=ch.reason,
+        extra_ids=extra,
+        uncertain=ch.uncertain,
+    )
+
+
+def _passages(
+    al: Alignment,
+    ch: Change,
+    shown: Shown,
+    numbers: tuple[list[str], list[str]],
+    rules: tuple[list[Rule], list[Rule]],
+    link: bool,
+) -> tuple[str, list[Passage], list[Passage], list[str], list[str]]:
+    """What an entry shows of a change: its label, the old and new passages (marked where they differ), and
+    for a long list, the items added and removed instead."""
+    (old_numbers, new_numbers), (olds, news) = numbers, rules
+    old_text = "\n".join(r.text for r in olds)
+    new_text = "\n".join(r.text for r in news)
     old: list[Passage] = []
     new: list[Passage] = []
     added: list[str] = []
     removed: list[str] = []
-    title = next((r.title for r in (*news, *olds) if r.title), None) or ""
     if shown == Shown.ADDED:
         label = "New rule."
         new = [plain("New", new_text, link)]
@@ -153,35 +200,7 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
             else:
                 o, n = marked(old_text, new_text, al.number_map, link)
                 old, new = [o], [n]
-    ident = ids.claim(anchor(home.number, home.key, "" if news else "old"))
-    # Every number the change touches can be linked to: the other parts of a split, where the old
-    # rules of a renumbering, move or merge were.
-    extra = [ids.claim(anchor(r.number, r.key)) for r in news[1:]]
-    if news and olds and old_numbers != new_numbers:
-        extra += [ids.claim(anchor(r.number, r.key, "old")) for r in olds]
-    return Entry(
-        id=ident,
-        shown=shown,
-        kind=ch.kind,
-        number=_name(home),
-        old_numbers=old_numbers,
-        new_numbers=new_numbers,
-        title=title,
-        context=_context(doc, home),
-        section=_section(home),
-        label=label,
-        old=old,
-        new=new,
-        old_text=old_text,
-        new_text=new_text,
-        list_added=added,
-        list_removed=removed,
-        examples=_examples(al, ch, link),
-        rewritten=ch.rewritten,
-        reason=ch.reason,
-        extra_ids=extra,
-        uncertain=ch.uncertain,
-    )
+    return label, old, new, added, removed
 
 
 def _and(items: list[str]) -> str:

@@ -1,5 +1,7 @@
-"""Old and new text of a change with the words each side lacks marked, whole words only; long texts cut
-down to the stretches around their changes, long lists to the items that came and went."""
+"""Old and new text of a change with the words each side lacks marked, cut to what changed."""
+
+# Old and new text of a change with the words each side lacks marked, whole words only; long texts cut down to the
+# stretches around their changes, long lists to the items that came and went.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Renumbering as ranges a reader takes in at once: consecutive rules that moved by the same amount (their
-subrules travel with them), letters that moved under one rule, headings that moved together."""
+"""Renumbering as ranges a reader takes in at once."""
+
+# Renumbering as ranges a reader takes in at once: consecutive rules that moved by the same amount (their subrules
+# travel with them), letters that moved under one rule, headings that moved together.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The Jinja environments over the shipped templates: HTML with autoescape and StrictUndefined, Markdown with
-its own escaping; and the digest that names the code and templates a page was made by."""
+"""The Jinja environments over the shipped templates, and the digest of what made a page."""
+
+# The Jinja environments over the shipped templates: HTML with autoescape and StrictUndefined, Markdown with its own
+# escaping; and the digest that names the code and templates a page was made by.
 
 from __future__ import annotations
 

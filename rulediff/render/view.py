@@ -1,5 +1,7 @@
-"""The release notes' view-model: the records every renderer reads (entries, groups, glossary notes, briefs),
-and the one sentence of counts they all print."""
+"""The release notes' view-model: the records every renderer reads, and the headline."""
+
+# The release notes' view-model: the records every renderer reads (entries, groups, glossary notes, briefs), and the
+# one sentence of counts they all print.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The static release-notes site: an index of versions with a chart, one diff page per consecutive pair (and
-per bridge between partial dumps), one history page per rule lineage, and an offline search page."""
+"""The static site: one build of the index, diff, rule, glossary and search pages."""
+
+# The static release-notes site: an index of versions with a chart, one diff page per consecutive pair (and per
+# bridge between partial dumps), one history page per rule lineage, and an offline search page.
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from ..render.templating import asset, environment, made_by
 from ..support.worker_pool import pool as worker_pool
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
-from .index import Page, _chart, _search, _summaries, _version_rows, new_keywords
+from .index import Page, pair_summaries, write_index, write_search
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
@@ -108,7 +110,7 @@ def _build(
             for c in chunks
         ]
         glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
-        _search(arc, versions, idx, glossary, w, env)
+        write_search(arc, versions, idx, glossary, w, env)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
         lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress)
         work.here_while(lambda: not all(job.done() for job in jobs))
@@ -131,22 +133,7 @@ def _build(
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
-    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
-    # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
-    labels = {v.id: v.label for v in versions}
-    identified = arc.identifications.all().items()
-    matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
-    for row in rows:
-        row["matches"] = matches.get(row["label"])
-    index = env.get_template("site_index.html.j2").render(
-        versions=rows,
-        pages=pages,
-        chart=_chart(versions, pages),
-        lineages=lineage_pages,
-        terms=len({g["path"] for g in glossary}),
-        title="Comprehensive Rules archive",
-    )
-    w.write("index.html", index)
+    write_index(arc, versions, pages, names, idx, lineage_pages, glossary, w, env)
     w.finish()
     return {
         "versions": len(versions),
@@ -297,7 +284,7 @@ def _pages(
     arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
 ) -> tuple[list[Page], dict[str, str]]:
     """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
-    summaries, uncounted = _summaries(arc, versions, parts)
+    summaries, uncounted = pair_summaries(arc, versions, parts)
     by_id = {v.id: v for v in versions}
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}

@@ -1,10 +1,13 @@
-"""The site's glossary: one page per term followed through every release and its renames, an A-Z index,
-and the entries the offline search looks through."""
+"""The site's glossary: a page per term through every release, an A-Z index, search entries."""
+
+# The site's glossary: one page per term followed through every release and its renames, an A-Z index, and the
+# entries the offline search looks through.
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -28,6 +31,20 @@ def _rule_url(idx: RuleIndex, vid: int, at: int | None, made: dict[Lookup, None]
     return url
 
 
+@dataclass(slots=True)
+class _Pages:
+    """What every term's page is written with."""
+
+    versions: list[VersionRow]
+    diff_into: dict[int, str]
+    idx: RuleIndex
+    w: Any
+    template: Any
+    memo: StoredEdits
+    parts: StoredParts
+    order: dict[int, int]
+
+
 def write_glossary_pages(
     arc: Archive,
     versions: list[VersionRow],
@@ -42,18 +59,11 @@ def write_glossary_pages(
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
     history of the rule that number named in that release."""
     order = {v.id: k for k, v in enumerate(versions)}
-    newest = len(versions) - 1
-    by_key: dict[str, dict[int, tuple[str, str]]] = {}
-    keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
-    for vid, _pos, term, text in arc.texts.glossary_in_order(v.id for v in versions):
-        key = keys.get(term)
-        if key is None:
-            key = keys[term] = term_key(term)
-        by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
+    by_key = _terms_by_key(arc, versions, order)
     # Only a release with a glossary can say a term is gone (a partial dump has none).
     with_glossary = [k for k, v in enumerate(versions) if arc.versions.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
-    template = env.get_template("glossary_term.html.j2")
+    pages = _Pages(versions, diff_into, idx, w, env.get_template("glossary_term.html.j2"), memo, parts, order)
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
@@ -83,42 +93,70 @@ def write_glossary_pages(
         for text, at in texts.items():
             search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
-        # As a rule's page (see site_history): what the page shows, with no word of the newest release unless
-        # the term changed in it, and the lookups its definitions made by number, looked up again.
-        runs: list[list[Any]] = []
-        for k in ks:
-            if runs and k == runs[-1][1] + 1 and seen[k] == seen[runs[-1][1]]:
-                runs[-1][1] = k
-            else:
-                runs.append([k, k])
-        key_hash = hashlib.sha1(
-            json.dumps(
-                [
-                    made_by(),  # the code and templates that make it
-                    path,
-                    [[*run_key(versions, diff_into, a, b), *seen[a]] for a, b in runs],
-                    gone.label if gone is not None else None,
-                ]
-            ).encode()
-        ).hexdigest()
-        if w.fresh_if(path, partial(links_hold, key_hash, idx, versions[-1].id)):
-            continue
-        entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
-        steps = []
-        made: dict[Lookup, None] = {}
-        for n, s in enumerate(stretches(entries, edits=False), 1):
-            page = diff_into.get(s.first.id)
-            diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
-            to = None if order[s.last.id] == newest else s.last.label
-            url_of = partial(_rule_url, idx, s.last.id, None if to is None else s.last.id, made)
-            part = glossary_step(s, n, to, diff_link, memo, parts)
-            steps.append(Markup(fill(part, url_of)))
-        w.write(
-            path,
-            template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
-            stamp(key_hash, made),
-        )
+        _write_term_page(pages, path, seen, latest, terms, gone)
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
     search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
     return search
+
+
+def _terms_by_key(
+    arc: Archive, versions: list[VersionRow], order: dict[int, int]
+) -> dict[str, dict[int, tuple[str, str]]]:
+    """Each term's (spelling, text) by release index, the terms by key."""
+    by_key: dict[str, dict[int, tuple[str, str]]] = {}
+    keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
+    for vid, _pos, term, text in arc.texts.glossary_in_order(v.id for v in versions):
+        key = keys.get(term)
+        if key is None:
+            key = keys[term] = term_key(term)
+        by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
+    return by_key
+
+
+def _write_term_page(
+    pages: _Pages,
+    path: str,
+    seen: dict[int, tuple[str, str]],
+    latest: str,
+    terms: list[str],
+    gone: VersionRow | None,
+) -> None:
+    """One term's page, unless the page written before still reads the same."""
+    versions, ks = pages.versions, sorted(seen)
+    # As a rule's page (see site/history.py): what the page shows, with no word of the newest release unless
+    # the term changed in it, and the lookups its definitions made by number, looked up again.
+    runs: list[list[Any]] = []
+    for k in ks:
+        if runs and k == runs[-1][1] + 1 and seen[k] == seen[runs[-1][1]]:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    key_hash = hashlib.sha1(
+        json.dumps(
+            [
+                made_by(),  # the code and templates that make it
+                path,
+                [[*run_key(versions, pages.diff_into, a, b), *seen[a]] for a, b in runs],
+                gone.label if gone is not None else None,
+            ]
+        ).encode()
+    ).hexdigest()
+    if pages.w.fresh_if(path, partial(links_hold, key_hash, pages.idx, versions[-1].id)):
+        return
+    entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
+    steps = []
+    made: dict[Lookup, None] = {}
+    newest = len(versions) - 1
+    for n, s in enumerate(stretches(entries, edits=False), 1):
+        page = pages.diff_into.get(s.first.id)
+        diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
+        to = None if pages.order[s.last.id] == newest else s.last.label
+        url_of = partial(_rule_url, pages.idx, s.last.id, None if to is None else s.last.id, made)
+        part = glossary_step(s, n, to, diff_link, pages.memo, pages.parts)
+        steps.append(Markup(fill(part, url_of)))
+    pages.w.write(
+        path,
+        pages.template.render(term=latest, terms=terms, steps=steps, gone=gone.label if gone is not None else None),
+        stamp(key_hash, made),
+    )

@@ -1,5 +1,7 @@
-"""The site's rule pages: one history page per rule lineage at a stable, number-based address, the whole rule
-at each stretch of releases, each step linked to the release's diff page, references linked to their rules."""
+"""The site's rule pages: one history page per lineage at a stable, number-based address."""
+
+# The site's rule pages: one history page per rule lineage at a stable, number-based address, the whole rule at each
+# stretch of releases, each step linked to the release's diff page, references linked to their rules.
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from markupsafe import Markup
 from ..archive import Archive, VersionRow
 from ..matcher.lineage import UNCERTAIN, link_texts
 from ..render.templating import made_by
-from .rule_index import Row, RuleIndex, _num_key
-from .step_work import PendingPage, Progress, StepWork, _unpack
+from .rule_index import Row, RuleIndex, number_sort_key
+from .step_work import PendingPage, Progress, StepWork, unpack_steps
 from .steps import Lineage, Lookup, StepMaker
 
 
@@ -59,34 +61,9 @@ def plan_history_pages(
         gone = next((v for v in versions[runs[-1][1] + 1 :] if v.id in idx.complete), None)
         via, ended = link_texts(marks.get(lin, []))
         children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
-        # What the page says, with no word of the newest release unless the rule changed in it (a rule in
-        # force runs "to today"): adding a release leaves the pages of the rules it keeps as they were. The
-        # links its texts make by number are named in the key it is stamped with (see ``links_hold``).
-        key = hashlib.sha1(
-            json.dumps(
-                [
-                    made_by(),  # the code and templates that make it
-                    lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
-                    path,
-                    [[*run_key(versions, diff_into, a, b), *rest] for a, b, *rest in runs],
-                    sorted(via.items()),
-                    ended,
-                    numbers,
-                    children,
-                    gone.label if gone else None,
-                    gone is not None and diff_into.get(gone.id),
-                ]
-            ).encode("utf-8")
-        ).hexdigest()
+        key = _page_key(lin, path, runs, versions, diff_into, via, ended, numbers, children, gone)
         if w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id)):
             continue
-        plan = [
-            (order[vid], number, title, body, idx.kids[vid].get(number or "", ()))
-            for _, vid, number, title, body in items
-        ]
-        lineage = Lineage.of(plan, via, versions, idx.complete)
-        block = steps.block_key(lineage)
-        kept = steps.kept(block)
         context = {
             "lineage": lin,
             "latest": {"number": latest[2], "title": latest[3]},
@@ -95,15 +72,68 @@ def plan_history_pages(
             "gone": gone.label if gone is not None else None,
             "gone_diff": ("../" + diff_into[gone.id]) if gone is not None and gone.id in diff_into else None,
             "ended": ended,
-            # every release the lineage is linked into by weak evidence starts a step that says so
-            "uncertain": bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan),
         }
-        page = PendingPage(path, key, context, lineage, block, kept, None)
-        if kept is None:
+        page = _pending_page(idx, steps, items, path, key, via, context)
+        if page.kept is None:
             to_work.append(page)
         pending.append(page)
-    listing.sort(key=lambda e: (e["number"] is None, _num_key(e["number"]), str(e["title"])))
+    listing.sort(key=lambda e: (e["number"] is None, number_sort_key(e["number"]), str(e["title"])))
     return listing, pending, StepWork(to_work, steps, progress, total)
+
+
+def _page_key(
+    lin: int,
+    path: str,
+    runs: list[list[Any]],
+    versions: list[VersionRow],
+    diff_into: dict[int, str],
+    via: dict[int, str],
+    ended: str | None,
+    numbers: list[tuple[str, str, str | None]],
+    children: list[tuple[str, str]],
+    gone: VersionRow | None,
+) -> str:
+    """What a rule's page says, with no word of the newest release unless the rule changed in it (a rule in
+    force runs "to today"): adding a release leaves the pages of the rules it keeps as they were. The links its
+    texts make by number are named in the key it is stamped with (see ``links_hold``)."""
+    return hashlib.sha1(
+        json.dumps(
+            [
+                made_by(),  # the code and templates that make it
+                lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
+                path,
+                [[*run_key(versions, diff_into, a, b), *rest] for a, b, *rest in runs],
+                sorted(via.items()),
+                ended,
+                numbers,
+                children,
+                gone.label if gone else None,
+                gone is not None and diff_into.get(gone.id),
+            ]
+        ).encode("utf-8")
+    ).hexdigest()
+
+
+def _pending_page(
+    idx: RuleIndex,
+    steps: StepMaker,
+    items: list[Row],
+    path: str,
+    key: str,
+    via: dict[int, str],
+    context: dict[str, Any],
+) -> PendingPage:
+    """A page to write: its lineage's texts by release, and its steps as rendered before when its runs of
+    releases read the same (else none: they are worked out, see ``StepWork``)."""
+    versions, order = idx.versions, idx.order
+    plan = [
+        (order[vid], number, title, body, idx.kids[vid].get(number or "", ())) for _, vid, number, title, body in items
+    ]
+    lineage = Lineage.of(plan, via, versions, idx.complete)
+    block = steps.block_key(lineage)
+    # every release the lineage is linked into by weak evidence starts a step that says so
+    context["uncertain"] = bool(via) and any(via.get(versions[k].id) == UNCERTAIN for k, *_ in plan)
+    return PendingPage(path, key, context, lineage, block, steps.kept(block), None)
 
 
 def write_history_pages(
@@ -118,7 +148,7 @@ def write_history_pages(
         lineage = page.lineage
         done = steps.checked(page.kept, lineage, page_ids) if page.kept is not None and lineage else None
         if done is None:
-            worked = _unpack(page) if page.steps is not None or lineage is None else steps.work_out(lineage)
+            worked = unpack_steps(page) if page.steps is not None or lineage is None else steps.work_out(lineage)
             assert worked is not None
             html, kept, lookups = steps.written(worked, page_ids)
             steps.keep(page.block, kept)
@@ -208,4 +238,4 @@ def _children(idx: RuleIndex, vid: int, number: str | None) -> list[str]:
     """The rules directly below a heading or section in one release (a rule's subrules are on its page)."""
     if not number or "." in number:
         return []
-    return sorted(set(idx.heads[vid].get(number, [])), key=_num_key)
+    return sorted(set(idx.heads[vid].get(number, [])), key=number_sort_key)

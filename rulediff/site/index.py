@@ -8,7 +8,7 @@ from typing import Any
 
 from ..archive import Archive, VersionRow
 from ..matcher.records import reader_changes
-from .rule_index import RuleIndex, _num_key
+from .rule_index import RuleIndex, number_sort_key
 from .step_cache import StoredParts, part_key
 from .writer import SiteWriter
 
@@ -22,7 +22,7 @@ class Page:
     summary: dict[str, int]
 
 
-def _summaries(
+def pair_summaries(
     arc: Archive, versions: list[VersionRow], parts: StoredParts
 ) -> tuple[dict[tuple[int, int], dict[str, int]], dict[tuple[int, int], str]]:
     """The counts of every stored pair, as ``Archive.summaries`` gives them: a pair with hand corrections is
@@ -67,7 +67,7 @@ def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
         prev = idx.versions[k - 1].id
         if (vid, parent) in heads and (prev, parent) in heads:
             out.setdefault(vid, []).append((number, title))
-    return {vid: [t for _, t in sorted(xs, key=lambda x: _num_key(x[0]))] for vid, xs in out.items()}
+    return {vid: [t for _, t in sorted(xs, key=lambda x: number_sort_key(x[0]))] for vid, xs in out.items()}
 
 
 def _version_rows(
@@ -130,7 +130,7 @@ def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
     }
 
 
-def _search(
+def write_search(
     arc: Archive, versions: list[VersionRow], idx: RuleIndex, glossary: list[dict[str, Any]], w: SiteWriter, env: Any
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
@@ -164,3 +164,33 @@ def _search_spans(idx: RuleIndex, texts: dict[int, str]) -> list[list[Any]]:
         if last > e[4] or (last == e[4] and row < e[5]):
             e[1], e[4], e[5] = number, last, row
     return [e[:5] for e in acc.values()]
+
+
+def write_index(
+    arc: Archive,
+    versions: list[VersionRow],
+    pages: list[Page],
+    names: dict[int, str],
+    idx: RuleIndex,
+    lineage_pages: list[dict[str, Any]],
+    glossary: list[dict[str, Any]],
+    w: SiteWriter,
+    env: Any,
+) -> None:
+    """The index page: every version newest first with its counts, new keywords and the chart."""
+    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
+    labels = {v.id: v.label for v in versions}
+    identified = arc.identifications.all().items()
+    matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
+    for row in rows:
+        row["matches"] = matches.get(row["label"])
+    index = env.get_template("site_index.html.j2").render(
+        versions=rows,
+        pages=pages,
+        chart=_chart(versions, pages),
+        lineages=lineage_pages,
+        terms=len({g["path"] for g in glossary}),
+        title="Comprehensive Rules archive",
+    )
+    w.write("index.html", index)

@@ -1,5 +1,7 @@
-"""One pass over every archived rule for the rule pages: each lineage's rows, its page address at the rule's
-latest number, and the numbers in force in each release."""
+"""One pass over every archived rule for the rule pages: rows, addresses, numbers in force."""
+
+# One pass over every archived rule for the rule pages: each lineage's rows, its page address at the rule's latest
+# number, and the numbers in force in each release.
 
 from __future__ import annotations
 
@@ -130,7 +132,7 @@ class RuleIndex:
                         below.setdefault(parent, []).append((number, body))
                     elif parent is not None:
                         head.setdefault(parent, []).append(number)
-        sort_keys = {n: _num_key(n) for n in parents}
+        sort_keys = {n: number_sort_key(n) for n in parents}
         for per in kids.values():
             for lst in per.values():
                 if len(lst) > 1:
@@ -162,6 +164,6 @@ def _parent_number(number: str) -> str | None:
     return number[0] if len(number) == 3 else None
 
 
-def _num_key(number: str | None) -> tuple[Any, ...]:
+def number_sort_key(number: str | None) -> tuple[Any, ...]:
     n = RuleNumber.try_parse(number or "")
     return n.sort_key if n is not None else (99,)

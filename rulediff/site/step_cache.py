@@ -1,6 +1,8 @@
-"""Rendered steps of the site's history and glossary pages, kept in the archive by what they show, with holes
-where they link: one new release changes a page's header and its last step, and every earlier step is
-reused as it was rendered, its links filled in afresh (a rule's page address can move)."""
+"""Rendered steps of the history and glossary pages, kept by what they show, holes where they link."""
+
+# Rendered steps of the site's history and glossary pages, kept in the archive by what they show, with holes where
+# they link: one new release changes a page's header and its last step, and every earlier step is reused as it was
+# rendered, its links filled in afresh (a rule's page address can move).
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Working out the steps of the history pages before they are written: here while the diff pages render, and
-with one fresh worker for what is left."""
+"""Working out the history pages' steps: here while diff pages render, then with one worker."""
+
+# Working out the steps of the history pages before they are written: here while the diff pages render, and with one
+# fresh worker for what is left.
 
 from __future__ import annotations
 
@@ -182,7 +184,7 @@ def _pack(steps: list[Step]) -> bytes:
     return zlib.compress(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
 
-def _unpack(page: PendingPage) -> list[Step] | None:
+def unpack_steps(page: PendingPage) -> list[Step] | None:
     """A pending page's worked-out steps, their parts put back."""
     if page.steps is not None and page.packed is not None:
         for s, part in zip(page.steps, pickle.loads(zlib.decompress(page.packed)), strict=True):

@@ -1,6 +1,8 @@
-"""The steps of a rule's history page: worked out from the lineage's texts (each rendered once, see
-step_cache.py), or -- when the lineage reads as it did at the last build, release after release -- the
-page's steps as that build wrote them, once their links are checked to lead where they did."""
+"""The steps of a rule's history page: worked out from the lineage, or read back as last written."""
+
+# The steps of a rule's history page: worked out from the lineage's texts (each rendered once, see step_cache.py),
+# or -- when the lineage reads as it did at the last build, release after release -- the page's steps as that build
+# wrote them, once their links are checked to lead where they did.
 
 from __future__ import annotations
 

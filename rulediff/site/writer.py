@@ -1,6 +1,8 @@
-"""Writing the static site into its folder and nowhere else: paths checked to stay inside, files replaced
-atomically through unique temp files (never through a symlink, never over a device or a FIFO), and a stamp
-of what each page was built from, so a rebuild rewrites only what changed."""
+"""Writing the static site into its folder and nowhere else."""
+
+# Writing the static site into its folder and nowhere else: paths checked to stay inside, files replaced atomically
+# through unique temp files (never through a symlink, never over a device or a FIFO), and a stamp of what each page
+# was built from, so a rebuild rewrites only what changed.
 
 from __future__ import annotations
 

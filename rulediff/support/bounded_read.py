@@ -1,5 +1,7 @@
-"""Reading an input the user named, whatever it is (file, pipe, FIFO, device), in chunks and never past one
-size cap, so no source can exhaust memory or hang the command."""
+"""Reading an input the user named, whatever it is, in chunks and never past one size cap."""
+
+# Reading an input the user named, whatever it is (file, pipe, FIFO, device), in chunks and never past one size cap,
+# so no source can exhaust memory or hang the command.
 
 from __future__ import annotations
 

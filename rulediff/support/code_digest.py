@@ -1,6 +1,8 @@
-"""Naming the code that made something kept (stored alignments, edits, rendered steps): a digest of the
-sources of the modules that make it, so what other code made is known as stale and made again, even between
-releases. No imports of rulediff: every module may use it."""
+"""Naming the code that made something kept: a digest of the named modules' sources."""
+
+# Naming the code that made something kept (stored alignments, edits, rendered steps): a digest of the sources of
+# the modules that make it, so what other code made is known as stale and made again, even between releases. No
+# imports of rulediff: every module may use it.
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Constructors for frozen, slotted dataclasses made by the thousand (rule numbers, rules, examples, glossary
-entries, pairs, changes, word-diff pieces): each fills the slots through their descriptors, which costs less
-than the frozen ``__init__``'s ``object.__setattr__`` per field. No imports of rulediff: every module may use
-it."""
+"""Constructors for frozen, slotted dataclasses made by the thousand."""
+
+# Constructors for frozen, slotted dataclasses made by the thousand (rule numbers, rules, examples, glossary
+# entries, pairs, changes, word-diff pieces): each fills the slots through their descriptors, which costs less than
+# the frozen ``__init__``'s ``object.__setattr__`` per field. No imports of rulediff: every module may use it.
 
 from __future__ import annotations
 

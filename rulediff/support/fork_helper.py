@@ -1,19 +1,21 @@
-"""A piece of text made in a copy of this process (``os.fork``) while this one goes on with other work: the
-command line's second core for the halves of a long output (report.iter_json).
+"""A piece of text made in a copy of this process (os.fork) while this one goes on."""
 
-The copy shares what this process has made (an alignment of two releases) without sending it anywhere, and
-sends back its text through a pipe, after its length in bytes: a copy that fails, is killed or sends less than
-it said makes :meth:`Helper.text` answer None, and the caller makes the text itself. The copy leaves without a
-word (no traceback, none of this process's buffered output written twice, no exit handlers); holds none of this
-process's files but its pipe (a locked temp file stays this process's alone; its standard input, output and
-error are /dev/null); takes Ctrl-C and SIGTERM as their defaults do, unless this process ignores them (then it
-does too); and exits as soon as this process is gone (``kill -9``). Ctrl-C and SIGTERM are held back while
-the copy is made, so one landing then is taken by each process only once it has its own dispositions: before,
-one landing in the copy's first instant ran this process's clean-up there (a temp file removed under it).
-
-Where there is no fork (Windows), fork fails (no memory, too many processes), or children are reaped by the
-system (SIGCHLD ignored, as a parent process may leave it across exec: no exit status to read, and a process
-id that may be another's by the time it is ended), :func:`start` answers None."""
+# A piece of text made in a copy of this process (``os.fork``) while this one goes on with other work: the command
+# line's second core for the halves of a long output (report.iter_json).
+#
+# The copy shares what this process has made (an alignment of two releases) without sending it anywhere, and sends
+# back its text through a pipe, after its length in bytes: a copy that fails, is killed or sends less than it said
+# makes :meth:`Helper.text` answer None, and the caller makes the text itself. The copy leaves without a word (no
+# traceback, none of this process's buffered output written twice, no exit handlers); holds none of this process's
+# files but its pipe (a locked temp file stays this process's alone; its standard input, output and error are
+# /dev/null); takes Ctrl-C and SIGTERM as their defaults do, unless this process ignores them (then it does too);
+# and exits as soon as this process is gone (``kill -9``). Ctrl-C and SIGTERM are held back while the copy is made,
+# so one landing then is taken by each process only once it has its own dispositions: before, one landing in the
+# copy's first instant ran this process's clean-up there (a temp file removed under it).
+#
+# Where there is no fork (Windows), fork fails (no memory, too many processes), or children are reaped by the system
+# (SIGCHLD ignored, as a parent process may leave it across exec: no exit status to read, and a process id that may
+# be another's by the time it is ended), :func:`start` answers None.
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Indented JSON, byte for byte what ``json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True)`` writes,
-in about half its time: the standard library's indenting encoder is its pure-Python generator (the C one
-cannot indent), and it was a fifth of a long jump's ``--format json``."""
+"""Indented JSON, byte for byte what json.dumps(indent=1, sort_keys=True) writes, from a quicker encoder."""
+
+# Indented JSON, byte for byte what ``json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=True)`` writes, in
+# about half its time: the standard library's indenting encoder is its pure-Python generator (the C one cannot
+# indent), and it was a fifth of a long jump's ``--format json``.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""What the processes rulediff starts share: the cores this process may use, the signals held while one is made,
-and the watch that ends one when its parent is gone."""
+"""What the processes rulediff starts share: cores, held signals, and the parent watch."""
+
+# What the processes rulediff starts share: the cores this process may use, the signals held while one is made, and
+# the watch that ends one when its parent is gone.
 
 from __future__ import annotations
 

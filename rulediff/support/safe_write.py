@@ -1,5 +1,7 @@
-"""Write outputs safely: the target's folder must exist, an existing file is replaced only when asked, and
-the bytes land atomically (written beside the target, then renamed), so no half-written file remains."""
+"""Writing outputs safely: never over a file unasked, never half-written."""
+
+# Write outputs safely: the target's folder must exist, an existing file is replaced only when asked, and the bytes
+# land atomically (written beside the target, then renamed), so no half-written file remains.
 
 from __future__ import annotations
 

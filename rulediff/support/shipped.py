@@ -1,5 +1,7 @@
-"""Where the files shipped beside the code are (templates, the seed corpus): inside an installed package, or
-at the top of a source checkout."""
+"""Where the files shipped beside the code are: in an installed package or a source checkout."""
+
+# Where the files shipped beside the code are (templates, the seed corpus): inside an installed package, or at the
+# top of a source checkout.
 
 from __future__ import annotations
 

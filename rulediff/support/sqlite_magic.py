@@ -1,5 +1,7 @@
-"""What the first bytes of an SQLite file say: that it is one, and whether rulediff made it. Read by the archive,
-which stamps its files, and by the outputs, which never replace such a file (both without loading the other)."""
+"""What the first bytes of an SQLite file say: that it is one, and whether rulediff made it."""
+
+# What the first bytes of an SQLite file say: that it is one, and whether rulediff made it. Read by the archive,
+# which stamps its files, and by the outputs, which never replace such a file (both without loading the other).
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""Worker processes that go when the process that started them goes.
+"""Worker processes that go when the process that started them goes."""
 
-A ``concurrent.futures`` worker waits on a queue whose pipe it holds both ends of, so when the process
-that started it is killed (``kill -9``, the OOM killer) it never sees the end of its input and sleeps for
-ever, holding its memory. Each worker here watches its parent and exits once it is gone."""
+# Worker processes that go when the process that started them goes.
+#
+# A ``concurrent.futures`` worker waits on a queue whose pipe it holds both ends of, so when the process that
+# started it is killed (``kill -9``, the OOM killer) it never sees the end of its input and sleeps for ever, holding
+# its memory. Each worker here watches its parent and exits once it is gone.
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class _Pool(ProcessPoolExecutor):
 
     Left by an error or Ctrl-C (``with`` ends with an exception), the pool does not wait for the work under
     way: a worker that was still starting when Ctrl-C came (and so did not take it) went on to finish its
-    first job, seconds of rendering, before the command could stop (10 s measured on a full site)."""
+    first job, seconds of rendering, before the command could stop (seconds, on a full site)."""
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
         if exc_type is not None:

@@ -1,5 +1,7 @@
-"""Word-level diff of raw rule text on top of diff-match-patch: words encoded as characters, semantic
-cleanup, no timeout (so the output is deterministic), muted where ``nature_of`` says the edit is not one."""
+"""The word diff of raw rule text on top of diff-match-patch, muted where the edit is not one."""
+
+# Word-level diff of raw rule text on top of diff-match-patch: words encoded as characters, semantic cleanup, no
+# timeout (so the output is deterministic), muted where ``nature_of`` says the edit is not one.
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The whole-rule edit engine: an edit's nature where no number map is at hand, the line-aligned word diff
-of a whole rule, edits remembered by their two texts, and the diff as marked text."""
+"""The whole-rule edit engine: an edit's nature and line-aligned word diff, remembered."""
+
+# The whole-rule edit engine: an edit's nature where no number map is at hand, the line-aligned word diff of a whole
+# rule, edits remembered by their two texts, and the diff as marked text.
 
 from __future__ import annotations
 

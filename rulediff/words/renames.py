@@ -1,5 +1,7 @@
-"""Release-wide rename substitution: whether a text uses a rename's old spellings, and the text read in
-the new release's words."""
+"""Release-wide rename substitution: whether a text uses a rename, and the text renamed."""
+
+# Release-wide rename substitution: whether a text uses a rename's old spellings, and the text read in the new
+# release's words.
 
 from __future__ import annotations
 
