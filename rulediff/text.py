@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .numbering import find_references
+from .references import find_references
 
 # Typographic variants and their comparison form. Applied with str.replace, guarded by `in`: both are
 # memchr-fast, while str.translate with a dict walks every character in Python-object space.

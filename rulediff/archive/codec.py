@@ -304,6 +304,7 @@ ENGINE_MODULES = (
     "rulediff.coverage",
     "rulediff.model",
     "rulediff.numbering",
+    "rulediff.references",
     "rulediff.text",
     "rulediff.words.nature",
     "rulediff.words.records",

@@ -130,9 +130,17 @@ class Corrections:
 
     def check_neighbours(self, old: VersionRow, new: VersionRow) -> None:
         """A correction is about two versions lineage compares: ``new`` after ``old``, with at most partial
-        dumps between them (lineage looks past those)."""
-        vs = self.versions.all()
+        dumps between them (lineage looks past those). A dump beside a release follows the release's lineage:
+        correct the release's."""
+        vs = self.versions.timeline()
         ids = [v.id for v in vs]
+        for v in (old, new):
+            if v.id not in ids:
+                raise ArchiveError(
+                    f"{v.label} is a partial dump beside a release of its date, whose lineage it follows; "
+                    "correct the release's lineage instead",
+                    source=str(self.path),
+                )
         i, j = ids.index(old.id), ids.index(new.id)
         if j <= i:
             raise ArchiveError(

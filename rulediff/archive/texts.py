@@ -115,6 +115,8 @@ class Texts:
                 k = order.get(vid)
                 if k is None:
                     raise orphan_rule(vid)
+                if lineage is None:
+                    continue  # a rule of a dump beside a release that the release has no counterpart of
                 by_lineage.setdefault(lineage, []).append((k, number, bid))
         out = []
         for lineage, seen in by_lineage.items():

@@ -13,7 +13,7 @@ from ..errors import RulediffError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
 from ..support.safe_write import check_target
-from .frame import archive_option, archive_path, guard, write_out
+from .frame import archive_option, archive_path, guard, say_lost_rules, write_out
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -191,7 +191,9 @@ def _is_archived(ref: str, fmt: str | None) -> bool:
 def load_document(ref: str, fmt: str | None) -> Document:
     """A file path, or (when no such file exists) a version in the archive."""
     if not _is_archived(ref, fmt):
-        return parse_file(ref, fmt)
+        doc = parse_file(ref, fmt)
+        say_lost_rules(doc)
+        return doc
     from ..archive import Archive
 
     with Archive.open(archive_path(), create=False) as arc:

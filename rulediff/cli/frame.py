@@ -25,6 +25,7 @@ from ..support.safe_write import write_atomic
 
 if TYPE_CHECKING:
     from ..archive import AddResult, Archive, Entry, Identified, VersionRow
+    from ..model import Document
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -284,8 +285,9 @@ def open_archive(create: bool = True) -> Archive:
     return Archive.open(archive_path(), create=create)
 
 
-def add_entries(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
-    """Archive items with a progress bar; one line per file unless quiet."""
+def add_entries(arc: Archive, items: list[Entry], quiet: bool = False, accept: bool = False) -> list[AddResult]:
+    """Archive items with a progress bar; one line per file unless quiet. ``accept``: archive a file whose
+    reading lost a numbered rule (--accept-warnings), saying so on stderr."""
     from ..identify import record as record_identifications
 
     results: list[AddResult] = []
@@ -295,7 +297,7 @@ def add_entries(arc: Archive, items: list[Entry], quiet: bool = False) -> list[A
             results.append(res)
             bar.update(1, res.version.label)
 
-        arc.add_many(items, on_added=done)
+        arc.add_many(items, on_added=done, accept_warnings=accept)
     found = record_identifications(arc)
     if not quiet:
         for res in results:
@@ -309,3 +311,22 @@ def say_identified(found: list[tuple[VersionRow, Identified]]) -> None:
     for v, ident in found:
         said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
         click.echo(f"{'identified':<17} {v.label}  ({said})")
+
+
+ACCEPT_WARNINGS = click.option(
+    "--accept-warnings",
+    "accept",
+    is_flag=True,
+    help="Archive a file even when its reading lost a numbered rule (a number in characters no number has).",
+)
+
+
+def say_lost_rules(doc: Document) -> None:
+    """The warnings of ``doc`` that say a numbered rule was lost in the reading, one line each on stderr, as
+    every command that reads a file says them."""
+    from ..model import LOST_RULE
+
+    for w in doc.warnings:
+        if w.code == LOST_RULE:
+            with suppress(OSError, ValueError):
+                click.echo(f"rulediff: warning: {doc.version.source}:{w.line}: {w.message}", err=True)

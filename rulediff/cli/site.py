@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import ArchiveError
-from .frame import add_entries, archive_option, guard, open_archive, progress_bar
+from .frame import ACCEPT_WARNINGS, add_entries, archive_option, guard, open_archive, progress_bar
 
 if TYPE_CHECKING:
     pass
@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 @click.argument("sources", nargs=-1, type=click.Path(path_type=str))
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
 @click.option("--force", is_flag=True, help="Write into OUTPUT even if it holds files that are not a rulediff site.")
+@ACCEPT_WARNINGS
 @archive_option
 @guard
-def report(sources: tuple[str, ...], output: str, force: bool) -> None:
+def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
     empty), then write an index, one diff page per consecutive pair, one history page per rule and an
     offline search page into OUTPUT. Rebuilds only rewrite what changed.
@@ -48,7 +49,7 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
         if not items and not arc.versions.all():
             items = entries([str(shipped_corpus())])
         if items:
-            add_entries(arc, items, quiet=True)
+            add_entries(arc, items, quiet=True, accept=accept)
         bar_state: dict[str, Any] = {}
 
         def progress(step: str, done: int, total: int) -> None:

@@ -152,7 +152,7 @@ HARD_WRAPPED = register(
 
 # --- misprinted rule numbers (parsers/numbered.py read_body) --------------------------------------
 
-_SPLIT_NUMBER_RE = re.compile(r"^(?P<rule>\d{1,3}[a-z]{0,2})(?P<dot>\.?)[ \t]+(?P<rest>\S.*)$", re.S)
+_SPLIT_NUMBER_RE = re.compile(r"^(?P<rule>[0-9]{1,3}[a-z]{0,2})(?P<dot>\.?)[ \t]+(?P<rest>\S.*)$", re.S)
 
 
 def split_number_typo(heading: int, rest: str, current: int | None) -> tuple[str, str] | None:

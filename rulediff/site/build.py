@@ -69,12 +69,12 @@ def build_site(
 def _build(
     arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
 ) -> dict[str, int]:
-    versions = arc.versions.all()
-    names = _file_names(versions)
-    pages, uncounted = _pages(arc, versions, names, parts)
+    every, versions, stands_by = _timeline(arc)
+    names = _file_names(every)
+    pages, uncounted = _pages(arc, every, stands_by, names, parts)
     env = environment()
 
-    idx = RuleIndex.build(arc, versions)
+    idx = RuleIndex.build(arc, versions, stands_by)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     nav = _neighbours(pages)
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
@@ -133,15 +133,25 @@ def _build(
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
-    write_index(arc, versions, pages, names, idx, lineage_pages, glossary, w, env)
+    write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
     w.finish()
     return {
-        "versions": len(versions),
+        "versions": len(every),
         "diff_pages": len(pages),
         "history_pages": len(lineage_pages),
         "written": w.written,
         "unchanged": w.skipped,
     }
+
+
+def _timeline(arc: Archive) -> tuple[list[VersionRow], list[VersionRow], dict[int, int]]:
+    """Every version; the timeline the pages follow; and the partial dumps beside a complete release of their
+    date, each with the release it stands by (listed on the index, with a page of what they differ in)."""
+    every = arc.versions.all()
+    aside = arc.versions.beside(every)
+    versions = [v for v in every if v.id not in aside]
+    stands_by = {vid: release.id for vid in aside if (release := arc.versions.release_of(vid, every)) is not None}
+    return every, versions, stands_by
 
 
 def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:
@@ -281,14 +291,18 @@ def _file_names(versions: list[VersionRow]) -> dict[int, str]:
 
 
 def _pages(
-    arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
+    arc: Archive, every: list[VersionRow], stands_by: dict[int, int], names: dict[int, str], parts: StoredParts
 ) -> tuple[list[Page], dict[str, str]]:
-    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
-    summaries, uncounted = pair_summaries(arc, versions, parts)
-    by_id = {v.id: v for v in versions}
+    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by): one per
+    consecutive pair of the timeline, per bridge between partial dumps, and per dump beside a release (from
+    the release)."""
+    summaries, uncounted = pair_summaries(arc, every, parts)
+    by_id = {v.id: v for v in every}
+    versions = [v for v in every if v.id not in stands_by]
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
     pairs += [(a, b, "bridge") for a, b in arc.alignments.bridges() if (a, b) not in consecutive]
+    pairs += [(release, vid, "beside") for vid, release in sorted(stands_by.items())]
     out = []
     waiting = {}
     for a, b, role in pairs:

@@ -73,7 +73,7 @@ def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
 def _version_rows(
     versions: list[VersionRow], pages: list[Page], names: dict[int, str], keywords: dict[int, list[str]]
 ) -> list[dict[str, Any]]:
-    into = {p.new.id: p for p in pages if p.role == "consecutive"}
+    into = {p.new.id: p for p in pages if p.role in ("consecutive", "beside")}
     rows = []
     for v in versions:
         p = into.get(v.id)
@@ -95,6 +95,7 @@ def _version_rows(
                 "changes": changes,
                 "overlap": overlap,
                 "diff": p.path if p else None,
+                "beside": p.old.label if p is not None and p.role == "beside" else None,
                 "provenance": v.provenance or v.source,
             }
         )
@@ -179,6 +180,7 @@ def write_index(
 ) -> None:
     """The index page: every version newest first with its counts, new keywords and the chart."""
     rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    aside = {p.new.id for p in pages if p.role == "beside"}
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
     labels = {v.id: v.label for v in versions}
     identified = arc.identifications.all().items()
@@ -188,7 +190,7 @@ def write_index(
     index = env.get_template("site_index.html.j2").render(
         versions=rows,
         pages=pages,
-        chart=_chart(versions, pages),
+        chart=_chart([v for v in versions if v.id not in aside], pages),
         lineages=lineage_pages,
         terms=len({g["path"] for g in glossary}),
         title="Comprehensive Rules archive",

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from ..archive import Archive
 from ..errors import DamagedArchiveError
 from ..history.timeline import Stretch, work_out
-from ..numbering import find_references
+from ..references import find_references
 from ..support.code_digest import sources_digest
 from ..words.diff import Op
 from ..words.edits import Edit, edit_engine
