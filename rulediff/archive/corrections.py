@@ -169,6 +169,18 @@ class Corrections:
             args.append(new_number)
         return self.store.db.execute(q, args).rowcount
 
+    def standing(
+        self, old: VersionRow, number: str, new: VersionRow, action: str, new_number: str | None
+    ) -> str | None:
+        """The reason of a correction of ``action`` in force about the rule and version pair (an unlink of
+        every successor covers each one), or None."""
+        for c, o, n in self.effective():
+            if c.action != action or o is None or n is None or (o.id, c.old_number, n.id) != (old.id, number, new.id):
+                continue
+            if c.new_number == new_number or (action == UNLINK and c.new_number is None):
+                return c.reason
+        return None
+
     def record(
         self, action: str, old: VersionRow, number: str, new: VersionRow, new_number: str | None, reason: str
     ) -> None:

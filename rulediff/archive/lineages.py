@@ -171,7 +171,16 @@ class Lineages:
             targets = [j] if j is not None else self._successors(old, i, new)
             if not [t for t in targets if self._linked_by(old, i, new, t) is not None]:
                 what = f"{new_number} of {new.label}" if new_number else f"anything in {new.label}"
-                raise ArchiveError(f"{old.label} {old_number} is not linked to {what}; nothing to unlink")
+                said = self.corrections.standing(old, old_number, new, UNLINK, new_number)
+                if said is not None:
+                    raise ArchiveError(
+                        f"{old.label} {old_number} is already unlinked from {what} by hand ({said!r}); nothing "
+                        "changed (to give another reason: 'archive link' it, then unlink it again)",
+                        source=str(self.path),
+                    )
+                raise ArchiveError(
+                    f"{old.label} {old_number} is not linked to {what}; nothing to unlink", source=str(self.path)
+                )
             gone = self.corrections.forget_recorded(old, old_number, new, LINK, new_number)
             self.corrections.fix_index = None
             still = [t for t in targets if self._linked_by(old, i, new, t) is not None]

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -144,7 +144,11 @@ def guard(fn: F) -> F:
             if isinstance(e, DamagedArchiveError) and e.source is None:
                 e = DamagedArchiveError(e.message, source=_archive_named())  # the reader knows no path
             raise InputError(e.one_line()) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+        except Terminated:
+            _interrupted("terminated", 128 + signal.SIGTERM)
+        except KeyboardInterrupt:
+            _interrupted("interrupted", 128 + signal.SIGINT)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except BrokenPipeError as e:
             if reader_gone():
@@ -226,8 +230,22 @@ def main(ctx: click.Context, debug: bool, archive_path: str | None) -> None:
     signal.signal(signal.SIGTERM, _terminated)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken as Ctrl-C is: every clean-up on the way up runs (the open transaction rolls back, temp
+    files go), and the command then exits 143."""
+
+
 def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    raise Terminated
+
+
+def _interrupted(what: str, code: int) -> NoReturn:
+    """End a command stopped by Ctrl-C or SIGTERM: one line, and the exit code a shell expects (130, 143).
+    Everything written is whole: outputs are written to temp files and renamed, the archive's changes are
+    transactions, the site's pages go through its journal."""
+    with suppress(OSError, ValueError):
+        click.echo(f"rulediff: {what}; nothing half-written", err=True)
+    sys.exit(code)
 
 
 def as_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

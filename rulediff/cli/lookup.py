@@ -213,7 +213,9 @@ def search(phrase: str, as_json: bool) -> None:
         terms = search_glossary(arc, phrase)
     for h in hits:
         if as_json:
-            click.echo(json.dumps({"kind": "rule", **h}, ensure_ascii=False, sort_keys=True))
+            # (the lineage id is the archive's own: it changes when a release is removed and added again)
+            shown = {k: v for k, v in h.items() if k != "lineage"}
+            click.echo(json.dumps({"kind": "rule", **shown}, ensure_ascii=False, sort_keys=True))
             continue
         numbers = ", ".join(h["numbers"]) or "(unnumbered)"
         seen = h["first_seen"] if h["first_seen"] == h["last_seen"] else f"{h['first_seen']} .. {h['last_seen']}"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import ArchiveError
+from ..errors import ArchiveError, OutputError
 from .frame import ACCEPT_WARNINGS, add_entries, archive_option, guard, open_archive, progress_bar
 
 if TYPE_CHECKING:
@@ -38,6 +38,8 @@ def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> 
     from ..site.build import build_site
     from ..site.writer import prepare_folder
 
+    if not output.strip():
+        raise OutputError("an empty folder name; name the folder the site goes in (-o site)", source="-o")
     for p in sources:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)
@@ -70,3 +72,11 @@ def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> 
         f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
         f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"
     )
+    left = stats["left_alone"]
+    if left:
+        shown = ", ".join(left[:5]) + (", ..." if len(left) > 5 else "")
+        click.echo(
+            f"rulediff: warning: {output}: left {len(left)} file(s) an earlier build listed that rulediff cannot "
+            f"prove it wrote: {shown}",
+            err=True,
+        )

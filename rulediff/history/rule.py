@@ -72,7 +72,6 @@ class History:
     def as_dict(self) -> dict[str, Any]:
         return {
             "schema": "rulediff.history/1",
-            "lineage": self.lineage,
             "query": self.query,
             "title": self.title,
             "numbers": [{"number": n, "from": a, "to": b} for n, a, b in self.numbers()],

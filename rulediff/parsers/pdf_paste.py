@@ -57,6 +57,8 @@ def repair_hyphenation(lines: list[str], first_line: int = 1) -> tuple[list[str]
     out = list(lines)
     warnings: list[ParseWarning] = []
     for i in range(len(out) - 1):
+        if not out[i].rstrip().endswith("-"):
+            continue  # (most lines: the pattern below needs a hyphen at the end)
         m = _SPLIT_WORD.search(out[i].rstrip())
         n = _NEXT_WORD.match(out[i + 1].lstrip())
         if not m or not n:
