@@ -338,7 +338,7 @@ CASES = [
         "--as-of in words",
         lambda t: _archived(t, "history", "100.1", "--as-of", "yesterday"),
         2,
-        "--as-of 'yesterday': not a date; expected YYYY-MM-DD, e.g. 2026-01-16",
+        "--as-of 'yesterday': not a date; expected YYYY-MM-DD, YYYY-MM or YYYY, e.g. 2026-01-16",
     ),
     Case(
         "--as-of that is no day",

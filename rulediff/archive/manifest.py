@@ -63,6 +63,13 @@ def read_manifest(folder: Path) -> dict[str, Entry]:
     rows = csv.DictReader(io.StringIO(lf_text(text)), delimiter="\t")
     k = 1
     try:
+        if "file" not in [(f or "").strip() for f in rows.fieldnames or []]:
+            raise ArchiveError(
+                "the first line names no 'file' column; it is the header, e.g. "
+                "'file<TAB>label<TAB>effective<TAB>format<TAB>sha256<TAB>provenance'",
+                source=src,
+                line=1,
+            )
         for k, row in enumerate(rows, start=2):
             _read_row(folder, src, k, row, out)
     except csv.Error as e:
@@ -79,6 +86,8 @@ def _read_row(folder: Path, src: str, k: int, row: dict[str, str], out: dict[str
     era = when[4:].strip() if when.startswith("era:") else None
     if era == "":
         raise ArchiveError("'era:' needs a period after it, e.g. era:2011-2014", source=src, line=k)
+    if era is not None and any(c.isdigit() and not c.isascii() for c in era):
+        raise ArchiveError(f"era {era!r}: its digits are 0-9, e.g. era:2011-2014", source=src, line=k)
     label = (row.get("label") or "").strip() or None
     sha = (row.get("sha256") or "").strip().lower() or None
     if sha is not None and not re.fullmatch(r"[0-9a-f]{64}", sha):

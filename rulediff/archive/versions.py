@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..coverage import Coverage
 from ..dates import check_day
-from ..errors import ArchiveError, NotFoundError, RulediffError
+from ..errors import ArchiveError, NotFoundError
 from ..model import Document
 from ..numbering import RuleNumber
 from .codec import coverage_of, document_from_parts, missing_rules, read_json, unzip
@@ -86,10 +86,7 @@ class Versions:
         """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before, never a
         partial dump beside a complete release (``beside``). ``what`` names the day in an error (the option
         or argument the user gave it as)."""
-        try:
-            day = check_day(as_of, what=what)
-        except RulediffError as e:
-            raise ArchiveError(e.message, source=str(self.path)) from None
+        day = check_day(as_of, what=what)  # a date the user wrote wrong is not the archive's fault: no source
         every = self.all()
         aside = self.beside(every)
         vs = [v for v in every if v.in_force_from <= day and v.id not in aside]

@@ -278,6 +278,22 @@ def _remember_archive(ctx: click.Context, param: click.Parameter, value: str | N
         root.obj["archive"] = value
 
 
+def _remember_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.find_root().params["debug"] = True
+
+
+def debug_option() -> click.Option:
+    """``--debug`` where users type it: after the command as well as before it (added to every command)."""
+    return click.Option(
+        ["--debug"],
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_debug,
+        help="Show the full traceback when something fails.",
+    )
+
+
 def archive_option(fn: F) -> F:
     """``--archive PATH`` where users type it: after the command as well as before it."""
     return click.option(
@@ -295,6 +311,19 @@ def progress_bar(length: int, label: str) -> Any:
     return click.progressbar(
         length=max(length, 1), label=label, file=err, hidden=not err.isatty(), item_show_func=lambda item: item
     )
+
+
+def asked_day(text: str | None, what: str = "--as-of") -> str | None:
+    """The day a question names (dates.day_asked), what was assumed reading it said on stderr; None: today's
+    version, unasked."""
+    from ..dates import day_asked
+
+    if text is None:
+        return None
+    day, notes = day_asked(text, what=what)
+    for note in notes:
+        click.echo(note, err=True)
+    return day
 
 
 def open_archive(create: bool = True) -> Archive:

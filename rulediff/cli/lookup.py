@@ -9,7 +9,7 @@ import click
 
 from ..errors import ArchiveError, NotFoundError
 from ..support import jsontext
-from .frame import archive_option, as_text, guard, open_archive
+from .frame import archive_option, as_text, asked_day, guard, open_archive
 
 if TYPE_CHECKING:
     from ..archive import Archive
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("query", callback=as_text)
-@click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
+@click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD; YYYY or YYYY-MM: the last day).")
 @click.option("--glossary", is_flag=True, help="QUERY is a glossary term (the default tries rules first).")
 @click.option("--substantive", is_flag=True, help="Hide steps that changed only typography or cross-references.")
 @click.option("--whole", is_flag=True, help="Print every line of the rule at each step, not only changed lines.")
@@ -43,6 +43,7 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
     from ..history.rule import history as rule_history
     from ..render.templating import environment
 
+    as_of = asked_day(as_of)
     with open_archive(create=False) as arc:
         term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
         if glossary and term is None:
@@ -157,7 +158,7 @@ def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]
 
 @click.command()
 @click.argument("query", callback=as_text)
-@click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
+@click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD; YYYY or YYYY-MM: the last day).")
 @click.option("--only", "only", is_flag=True, help="Just this node, without the subrules below it.")
 @archive_option
 @guard
@@ -177,6 +178,7 @@ def show(query: str, as_of: str | None, only: bool) -> None:
     from ..history.rule import show as rule_show
     from ..matcher.restrict import subtree
 
+    as_of = asked_day(as_of)
     with open_archive(create=False) as arc:
         found = rule_show(arc, query, as_of)
     if found.entry is not None:

@@ -105,7 +105,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
     versions = arc.versions.all()
     if not versions:
         raise ArchiveError("the archive is empty; add versions with 'rulediff archive add'", source=str(arc.path))
-    pool = [arc.versions.in_force(as_of)] if as_of else list(reversed(versions))
+    pool = [arc.versions.in_force(as_of)] if as_of is not None else list(reversed(versions))
     number = RuleNumber.try_parse(query)
     for v in pool:
         found = arc.lineages.at(v.id, number=str(number)) if number is not None else arc.lineages.at(v.id, title=query)
@@ -115,7 +115,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
         hits = arc.search(query, limit=5)
         if hits:
             return int(hits[0]["lineage"])
-    where = f" in force on {as_of}" if as_of else " in any archived version"
+    where = f" in force on {as_of}" if as_of is not None else " in any archived version"
     raise NotFoundError(f"no rule {query!r}{where}", source=str(arc.path))
 
 
