@@ -63,7 +63,7 @@ GLOSSARY_STEP = """<li id="s{{ index }}" class="step{% if s.quiet %} quiet{% end
 {% endif %}: {{ s.term }}
 <span class="badge">{{ s.change }}{% if s.previous %} from {{ s.previous }}{% endif %}</span>\
 {% if s.nature and s.nature != "substantive" %} <span class="badge nature">{{ s.nature|replace("_", " ") }}</span>\
-{% endif %}
+{% endif %}{% if s.via %} <span class="badge via">{{ s.via }}</span>{% endif %}
 {% if s.diff_link %} <a class="release" href="{{ s.diff_link }}">this release's changes</a>{% endif %}</p>
 {% if s.quiet %}<details><summary>show the change ({{ s.nature|replace("_", " ") }})</summary>{% endif %}
 <p class="diff whole">{% if s.diff %}{% for p in s.diff %}{% if p.op == 1 %}<ins>{{ s.link(p.text) }}</ins>\

@@ -228,6 +228,23 @@ NO_SPACE = register(
     """No space between a rule number and its text ('901.4.All'); read as the number and the text.""",
 )
 
+GLUED_TERM = register(
+    "glossary_term_glued_to_sense",
+    Kind.TYPO,
+    ("2021-06-18",),
+    """A glossary term printed glued to its first numbered sense ('Exile1. A zone. ...', the next line
+    '2. To put ...'); read as the term and its sense 1.""",
+)
+
+SENTENCE_TERM = register(
+    "glossary_term_at_end_of_entry",
+    Kind.TYPO,
+    ("2003-05-26",),
+    """A glossary term printed as the last line of the entry before, its text after a blank line ('Echo ... /
+    Effect / / "Ability" and "effect" are often confused ...'): the sentence is no term; read as the text of
+    the term printed before it.""",
+)
+
 # --- printed lines rewritten before reading (parsers/official.py) ---------------------------------
 
 LINE_FIXES: list[Quirk] = []
