@@ -208,3 +208,24 @@ def test_whole_diff_matches_lines_past_shifted_letters() -> None:
         (True, "{+702.13b Damage."),
         (True, "+}[-702.13b-]{+702.13c+} Redundant."),
     ]
+
+
+def test_a_quote_style_change_is_typography_in_history_and_diff(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """2002-02-20 -> 2002-10-07: 420.5e's 'the Legend rule.' became "the Legend rule." and nothing else changed.
+    The step is typography only: hidden by --substantive, in brief in the diff, never a substantive edit."""
+    releases = FIXTURES / "history" / "quote-style-legend-rule-2002"
+    path = str(tmp_path / "q.sqlite")
+    r = CliRunner().invoke(main, ["archive", "add", str(releases), "--archive", path])
+    assert r.exit_code == 0, r.output
+    data = json.loads(run(path, "history", "420.5e", "--format", "json"))
+    assert [(v["label"], v["change"], v["nature"]) for v in data["versions"]][1] == (
+        "2002-10-07",
+        "edited",
+        "typography_only",
+    )
+    assert [s["nature"] for s in data["stretches"]] == [None, "typography_only"]
+    shown = run(path, "history", "420.5e", "--substantive")
+    assert "\n2002-10-07" not in shown and "1 typography or cross-reference step" in shown, shown
+    notes = json.loads(run(path, "diff", "2002-02-20", "2002-10-07", "--format", "notes"))
+    assert "420.5e" not in json.dumps(notes.get("changes", []))
+    assert {"number": "420.5e", "old_number": "420.5e"} in notes["typography_only"], notes["typography_only"]
