@@ -45,6 +45,12 @@ def anchor(number: RuleNumber | None, key: str, side: str = "") -> str:
     return f"{side or 'k'}-{slug}"
 
 
+def glossary_anchor(term: str) -> str:
+    """The id a diff page gives a glossary term's change, whether a note or a brief: the site's glossary pages
+    link to it (site/glossary.py), so the one spelling is made here."""
+    return anchor(None, term, "g")
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.casefold()).strip("-")[:60] or "node"
 
@@ -246,7 +252,7 @@ def _groups(al: Alignment, added: list[tuple[Change, Entry]], ids: _Ids) -> list
 
 def _glossary_note(al: Alignment, g: GlossaryChange, ids: _Ids, link: bool) -> GlossaryNote:
     term = g.new.term if g.new else g.old.term if g.old else ""
-    ident = ids.claim(anchor(None, term, "g"))
+    ident = ids.claim(glossary_anchor(term))
     if g.old is None:
         return GlossaryNote(ident, Shown.GLOSSARY, "New term", term, None, None, plain("New", _lines(g.new), link))
     if g.new is None:
@@ -290,7 +296,7 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
         if shown == Shown.GLOSSARY:
             glossary.append(_glossary_note(al, g, ids, link))
         elif shown in briefs and g.new is not None:
-            briefs[shown].append(Brief(ids.claim(anchor(None, g.new.term, "g")), "", "", g.new.term))
+            briefs[shown].append(Brief(ids.claim(glossary_anchor(g.new.term)), "", "", g.new.term))
     renumbering = shifts(al)
     for r in renumbering:
         r.anchor = ids.claim(f"renumbered-{_slug(r.first_new)}")
