@@ -30,7 +30,7 @@ def _visible(old: str, new: str, nmap: dict[str, str | list[str]] | None = None)
         ("This is called 'the Legend rule.' In the event", 'This is called "the Legend rule." In the event'),
         # Straight and curly, single and double, apostrophes beside them.
         ("it's called 'the Legend rule.'", "it\u2019s called \u201cthe Legend rule.\u201d"),
-        ("See \"Intervening 'If' Clause.\"", "See \"Intervening \"If' Clause.\""),
+        ("See \"Intervening 'If' Clause.\"", 'See "Intervening "If\' Clause."'),
         ("a ''quoted'' word", 'a "quoted" word'),
         ('the "legend rule."', "the \u2018legend rule.\u2019"),
     ],
