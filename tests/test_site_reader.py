@@ -82,3 +82,37 @@ def test_every_site_path_the_readme_names_exists_in_the_full_site(official_site:
 def test_every_link_and_anchor_of_the_full_official_site_resolves(official_site: OfficialSite) -> None:
     broken = broken_links(official_site.site)
     assert not broken, f"{len(broken)} broken links or anchors, e.g. {broken[:5]}"
+
+
+def _step(page: Path, first: str) -> lxml.html.HtmlElement:
+    tree = lxml.html.parse(str(page)).getroot()
+    return next(li for li in tree.find_class("step") if li.find_class("when")[0].text_content().startswith(first))
+
+
+def _diff_lines(step: lxml.html.HtmlElement) -> list[str]:
+    return step.find_class("diff")[0].text_content().split("\n")
+
+
+def test_a_rule_page_diffs_each_subrule_on_its_own_line(linked: Path) -> None:
+    """Lifelink's page: in 2009-07-11 each subrule's words are diffed on its own line, and in 2011-02-04 the
+    subrules the matcher says were relettered read as renumbered ("(was 702.13b)"), not as edited numbers."""
+    page = linked / "rules" / "702.15.html"
+    lines = _diff_lines(_step(page, "2009-07-11"))
+    a = next(ln for ln in lines if ln.startswith("702.13a "))
+    assert "Damage dealt" in a and "instances" not in a
+    step = _step(page, "2011-02-04")
+    said = [" ".join(s.text_content().split()) for s in step.find_class("renumbered")]
+    assert "(was 702.13b)" in said
+    assert not [d.text_content() for d in step.iter("del") if re.fullmatch(r"\s*702\.13[a-z]\s*", d.text_content())]
+    assert "702.13e (was 702.13b) Multiple instances" in " ".join(step.text_content().split())
+
+
+def test_the_full_sites_lifelink_page_diffs_subrule_by_subrule(official_site: OfficialSite) -> None:
+    page = official_site.site / "rules" / "702.15.html"
+    lines = _diff_lines(_step(page, "2009-07-11"))
+    a = next(ln for ln in lines if ln.startswith("702.13a "))
+    b = next(ln for ln in lines if ln.startswith("702.13b "))
+    assert "Damage dealt" in a and "Multiple instances" not in a
+    assert "If a permanent has multiple instances" in b
+    step = _step(page, "2009-09-04")
+    assert "702.13d (was 702.13b)" in " ".join(step.text_content().split())
