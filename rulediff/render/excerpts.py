@@ -60,6 +60,9 @@ class _Shared:
                 n += len(p.text)
                 new.append(p.text)
         self.old_length, self.text = o, "".join(new)
+        self.old_words = sum(
+            len(_TOKEN.findall(p.old if p.op == Op.MUTED else p.text)) for p in pieces if p.op != Op.INSERT
+        )
         found = [(m.start(), m.end()) for m in _TOKEN.finditer(self.text)]
         self.starts = [a for a, _ in found]
         self.ends = [b for _, b in found]
@@ -166,7 +169,7 @@ def shared_windows(pieces: list[Piece]) -> tuple[list[Span], list[Span]] | None:
             windows.append((a, b))
     kept = sum(bisect_left(s.starts, b) - bisect_left(s.starts, a) for a, b in windows)
     left_out = len(s.starts) - kept
-    if left_out < LEFT_OUT * len(s.starts) or left_out <= JOIN_WORDS:
+    if left_out < LEFT_OUT * max(len(s.starts), s.old_words) or left_out <= JOIN_WORDS:
         return None
     old: list[Span] = []
     for a, b in windows:
