@@ -50,13 +50,13 @@ class Texts:
             out.update((i, (t, examples_from_row(e))) for i, t, e in self.store.db.execute(q, chunk))
         return out
 
-    def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
-        """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
+    def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str], int | None]]:
+        """(number, text, example texts, lineage) of version ``vid``'s rules whose number starts with ``number``,
         in document order; the caller keeps those below it in the number tree."""
         return [
-            (n, text, examples_from_row(examples))
-            for n, text, examples in self.store.db.execute(
-                "SELECT r.number, b.text, b.examples FROM rules r JOIN bodies b ON b.id = r.body_id"
+            (n, text, examples_from_row(examples), lineage)
+            for n, text, examples, lineage in self.store.db.execute(
+                "SELECT r.number, b.text, b.examples, r.lineage FROM rules r JOIN bodies b ON b.id = r.body_id"
                 " WHERE r.version_id = ? AND r.number >= ? AND r.number < ? ORDER BY r.pos",
                 (vid, number, number + "\uffff"),
             )

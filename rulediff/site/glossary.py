@@ -17,6 +17,7 @@ from ..archive import Archive, VersionRow
 from ..history.glossary import TermLine, term_key, term_lines
 from ..history.timeline import stretches
 from ..matcher.glossary import spelling_key
+from ..render.notes import glossary_anchor
 from ..render.templating import made_by
 from .history import links_hold, run_key, stamp
 from .rule_index import RuleIndex, file_slug
@@ -44,6 +45,7 @@ class _Pages:
     memo: StoredEdits
     parts: StoredParts
     order: dict[int, int]
+    glossaries: set[int]  # the indexes of the releases that have a glossary
 
 
 def write_glossary_pages(
@@ -64,7 +66,8 @@ def write_glossary_pages(
     # Only a release with a glossary can say a term is gone (a partial dump has none).
     with_glossary = [k for k, v in enumerate(versions) if arc.versions.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
-    pages = _Pages(versions, diff_into, idx, w, env.get_template("glossary_term.html.j2"), memo, parts, order)
+    template = env.get_template("glossary_term.html.j2")
+    pages = _Pages(versions, diff_into, idx, w, template, memo, parts, order, set(with_glossary))
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
@@ -103,6 +106,17 @@ def write_glossary_pages(
     return search
 
 
+def _diff_link(pages: _Pages, vid: int, term: str) -> str | None:
+    """Where the diff page into release ``vid`` shows this term's change: its anchor there (a note or a brief,
+    render.notes.glossary_anchor), when the release before it has a glossary to differ from; else the page."""
+    page = pages.diff_into.get(vid)
+    if page is None:
+        return None
+    if pages.order[vid] - 1 not in pages.glossaries:
+        return "../" + page
+    return "../" + page + "#" + glossary_anchor(term)
+
+
 def _write_term_page(
     pages: _Pages,
     path: str,
@@ -138,8 +152,7 @@ def _write_term_page(
     made: dict[Lookup, None] = {}
     newest = len(versions) - 1
     for n, s in enumerate(stretches(line.entries(versions), line.link_said(versions), edits=False), 1):
-        page = pages.diff_into.get(s.first.id)
-        diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
+        diff_link = _diff_link(pages, s.first.id, s.name or "") if s.change != "first seen" else None
         to = None if pages.order[s.last.id] == newest else s.last.label
         url_of = partial(_rule_url, pages.idx, s.last.id, None if to is None else s.last.id, made)
         part = glossary_step(s, n, to, diff_link, pages.memo, pages.parts)
