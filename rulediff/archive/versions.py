@@ -31,6 +31,8 @@ class Versions:
         self.docs: Lru[int, Document] = Lru(DOCUMENT_CACHE)
         # Per version, derived and rebuilt from the database whenever missing.
         self.light_cache: dict[int, tuple[Coverage, list[RuleKey]]] = {}
+        # Version id -> its release code ("THB", "IKO_2"): the archive's names (see names.py) set it.
+        self.codes: Callable[[], dict[int, str]] = dict
 
     def forget(self) -> None:
         """Drop what is kept in memory (after a removal or a rolled-back change)."""
@@ -58,13 +60,16 @@ class Versions:
         return VersionRow(*row) if row is not None else None
 
     def resolve(self, ref: str) -> VersionRow:
-        """A version by id ("#3"), label, sha256 prefix, effective date or era. A date or era shared by
-        several versions (a re-release) names the one whose label it is, or else is an error listing them."""
+        """A version by id ("#3"), label, release code ("THB", "iko_2"), sha256 prefix, effective date or era. A
+        date or era shared by several versions (a re-release) names the one whose label it is, or else is an
+        error listing them."""
         vs = self.all()
         ref = ref.strip()
+        codes = self.codes()
         tests: list[Callable[[VersionRow], bool]] = [
             lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
             lambda v: v.label == ref,
+            lambda v: codes.get(v.id) == ref.upper(),
             lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
             lambda v: v.effective_date == ref,
             lambda v: v.era == ref,
@@ -83,16 +88,29 @@ class Versions:
         raise NotFoundError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
 
     def in_force(self, as_of: str, what: str = "--as-of") -> VersionRow:
-        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before. ``what``
-        names the day in an error (the option or argument the user gave it as)."""
+        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before; or the
+        version a release code or label names ("THB", "2011-blog"). ``what`` names the day in an error (the
+        option or argument the user gave it as)."""
         try:
             day = check_day(as_of, what=what)
         except RulediffError as e:
+            named = self._named(as_of)
+            if named is not None:
+                return named
             raise ArchiveError(e.message, source=str(self.path)) from None
         vs = [v for v in self.all() if v.in_force_from <= day]
         if not vs:
             raise ArchiveError(f"no archived version in force on {day}", source=str(self.path))
         return max(vs, key=lambda v: (v.in_force_from, v.sort_date, v.seq))
+
+    def _named(self, ref: str) -> VersionRow | None:
+        """The version a code or label names, or None (what is no day may still name a release)."""
+        ref = ref.strip()
+        codes = self.codes()
+        for v in self.all():
+            if v.label == ref or codes.get(v.id) == ref.upper():
+                return v
+        return None
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)

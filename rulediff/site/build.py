@@ -19,11 +19,14 @@ from .._version import __version__
 from ..archive import Archive, VersionRow
 from ..render.html import to_html
 from ..render.links import slug
+from ..render.notes import build_notes
 from ..render.templating import asset, environment, made_by
 from ..support.worker_pool import pool as worker_pool
+from .api import ApiPlan, PairJob, Written, pair_files
+from .api_rules import RuleFiles
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
-from .index import Page, pair_summaries, write_index, write_search
+from .index import Page, named_pages, pair_summaries, write_index, write_search
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
@@ -39,10 +42,11 @@ def build_site(
     *,
     force: bool = False,
     on_wait: Callable[[], None] | None = None,
+    api: bool = True,
 ) -> dict[str, int]:
     """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
     returns counts of what was written. ``on_wait`` is called once if another build of ``out`` makes this
-    one wait for more than a second."""
+    one wait for more than a second. ``api``: write the JSON API under api/ too (see site/api.py)."""
     root = Path(out)
     prepare_folder(root, force=force)
     # One build of a site at a time, each reading the archive after the one before it has ended: the writer
@@ -58,7 +62,7 @@ def build_site(
         # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
         memo, parts = StoredEdits(arc), StoredParts(arc)
         with arc.snapshot():
-            stats = _build(arc, root, progress, memo, parts, w)
+            stats = _build(arc, root, progress, memo, parts, w, api)
         memo.save()
         parts.save()
     finally:
@@ -67,7 +71,7 @@ def build_site(
 
 
 def _build(
-    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter, api: bool
 ) -> dict[str, int]:
     versions = arc.versions.all()
     names = _file_names(versions)
@@ -76,7 +80,7 @@ def _build(
 
     idx = RuleIndex.build(arc, versions)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
-    nav = _neighbours(pages)
+    nav = named_pages(_neighbours(pages), pages, arc.names.all())
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
     fixed = {p.path: repr(arc.corrections.for_pair(p.old.id, p.new.id)) for p in pages}
     # As a history page's: the key says what the page is made from, and the stamp adds the rule pages it
@@ -86,46 +90,43 @@ def _build(
     todo = [
         p for p in pages if not w.fresh_if(p.path, functools.partial(links_hold, _page_key(p, nav, fixed), idx, newest))
     ]
+    plan = ApiPlan(arc, versions, names, pages, w) if api else None
+    visit = plan.visits(pages, todo) if plan else todo  # the workers also visit pages whose API files are due
     # Diff pages render in two worker processes while this one works out the glossary and history pages
     # (what is left of those once the diff pages are done, this one and a fresh worker share: see StepWork);
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
     # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
     # second one's start would take the core this process works on, for less than it saves.
-    size = max(4, -(-len(todo) // 6))
-    chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
+    size = max(4, -(-len(visit) // 6))
+    chunks = [visit[k : k + size] for k in range(0, len(visit), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
     w.expect(p.path for p in todo)  # the workers write these
-    with worker_pool(1 if len(todo) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
-        jobs = [
-            pool.submit(
-                _render_pages,
-                str(arc.path),
-                arc.identity,
-                str(root),
-                [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
-                _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
-            )
-            for c in chunks
-        ]
-        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
-        write_search(arc, versions, idx, glossary, w, env)
+    w.expect(plan.expected(visit) if plan else [])
+    with worker_pool(1 if len(visit) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
+        jobs = [pool.submit(_render_pages, *_items(arc, root, c, todo, nav, uncounted, plan, idx)) for c in chunks]
+        glossary, terms = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
+        write_search(arc, versions, idx, glossary, w, env, diff_into)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
-        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress)
+        rules = RuleFiles(w) if plan else None
+        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress, rules)
         work.here_while(lambda: not all(job.done() for job in jobs))
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
-                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote)
+            for p, (wrote, counts, lookups, files) in zip(chunk, job.result(), strict=True):
+                if wrote is not None:  # (a page not rendered: only its API files were due)
+                    w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote)
+                if plan:
+                    plan.took(files)
                 if counts is not None:
                     p.summary = counts
                     parts.put(uncounted[p.path], json.dumps(counts))
             done += len(chunk)
             if progress:
-                progress("diff pages", done, len(todo))
+                progress("diff pages", done, len(visit))
     work.rest_shared()  # the diff pages' workers are gone
-    write_history_pages(pending, steps, _ids_on(root, parts), w, env)
+    write_history_pages(pending, steps, _ids_on(root, parts), w, env, rules)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
             p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
@@ -134,6 +135,8 @@ def _build(
 
     w.write("site.css", asset("report.css"))
     write_index(arc, versions, pages, names, idx, lineage_pages, glossary, w, env)
+    if plan:
+        plan.finish(pages, idx, terms, lineage_pages)
     w.finish()
     return {
         "versions": len(versions),
@@ -165,12 +168,12 @@ _NAV = {
 }
 
 
-def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
+def _neighbours(pages: list[Page]) -> dict[str, dict[str, Any]]:
     """Previous and next release for every consecutive diff page."""
     chain = [p for p in pages if p.role == "consecutive"]
-    out: dict[str, dict[str, dict[str, str]]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for k, p in enumerate(chain):
-        here: dict[str, dict[str, str]] = {}
+        here: dict[str, Any] = {}
         if k > 0:
             q = chain[k - 1]
             here["prev"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
@@ -187,25 +190,55 @@ def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
     return {v: {number: paths[lin] for number, lin in idx.at.get(v, {}).items()} for v in vids}
 
 
+def _items(
+    arc: Archive,
+    root: Path,
+    chunk: list[Page],
+    todo: list[Page],
+    nav: dict[str, Any],
+    uncounted: dict[str, str],
+    plan: ApiPlan | None,
+    idx: RuleIndex,
+) -> tuple[str, tuple[int, int], str, list[tuple[int, int, str | None, dict[str, Any], bool, PairJob | None]], Any]:
+    """The arguments of ``_render_pages`` for the pages of ``chunk``: each page's releases, its path when it is
+    to be rendered (in ``todo``), what it says around it, whether to count it, and its API files due."""
+    render = {p.path for p in todo}
+    pages = [
+        (
+            p.old.id,
+            p.new.id,
+            p.path if p.path in render else None,
+            nav.get(p.path, {}),
+            p.path in uncounted,
+            plan.job(p) if plan else None,
+        )
+        for p in chunk
+    ]
+    book = _address_book(idx, {v for p in chunk for v in (p.old.id, p.new.id)})
+    return str(arc.path), arc.identity, str(root), pages, book
+
+
 def _render_pages(
     archive: str,
     identity: tuple[int, int],
     root: str,
-    pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
+    pages: list[tuple[int, int, str | None, dict[str, Any], bool, PairJob | None]],
     addresses: dict[int, dict[str, str]],
-) -> list[tuple[bool, dict[str, int] | None, list[Lookup]]]:
-    """Worker: render diff pages from the archive (read only) and write them; whether each changed, the
-    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
-    the rule pages each linked to by number (release, number, address)."""
+) -> list[tuple[bool | None, dict[str, int] | None, list[Lookup], list[Written]]]:
+    """Worker: render diff pages from the archive (read only) and write them (a page given no path is not
+    rendered: only its API files are due); whether each changed (None: not rendered), the counts of the
+    pages asked for them (a corrected pair: its counts come from the alignment at hand), the rule pages each
+    linked to by number (release, number, address), and the API files written from the same alignment and
+    notes."""
     checked: dict[str, Path] = {}
     with Archive.open_again(archive, identity) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
         arc.versions.keep_documents(2)
         out = []
-        for a, b, rel, nav, count in pages:
+        for a, b, rel, nav, count, job in pages:
             arc.alignments.release()
-            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked, job))
     return out
 
 
@@ -214,15 +247,20 @@ def _render_page(
     root: Path,
     a: int,
     b: int,
-    rel: str,
-    nav: dict[str, dict[str, str]],
+    rel: str | None,
+    nav: dict[str, Any],
     count: bool,
     addresses: dict[int, dict[str, str]],
     checked: dict[str, Path],
-) -> tuple[bool, dict[str, int] | None, list[Lookup]]:
+    job: PairJob | None = None,
+) -> tuple[bool | None, dict[str, int] | None, list[Lookup], list[Written]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
     al = arc.alignments.get(f"#{a}", f"#{b}")
     made: dict[Lookup, None] = {}
+    notes = build_notes(al) if rel is not None or (job is not None and job[1] is not None) else None
+    files = pair_files(al, notes, job, root, checked) if job is not None else []
+    if rel is None:
+        return None, al.summary() if count else None, [], files
 
     def rule_history(number: str, new_side: bool) -> str | None:
         vid = b if new_side else a
@@ -232,8 +270,8 @@ def _render_page(
         return url
 
     site = {**_NAV, **nav, "rule_history": rule_history}
-    wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
-    return wrote, al.summary() if count else None, list(made)
+    wrote = write_if_changed(root, rel, to_html(al, site=site, notes=notes), checked)
+    return wrote, al.summary() if count else None, list(made), files
 
 
 def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:

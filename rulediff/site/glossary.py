@@ -54,10 +54,11 @@ def write_glossary_pages(
     env: Any,
     memo: StoredEdits,
     parts: StoredParts,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
-    last version index) for every distinct definition. "See rule 702.15" in a definition links to the
-    history of the rule that number named in that release."""
+    last version index) for every distinct definition, and the terms as the index lists them (each with its
+    key and latest text). "See rule 702.15" in a definition links to the history of the rule that number named
+    in that release."""
     order = {v.id: k for k, v in enumerate(versions)}
     by_key = _terms_by_key(arc, versions, order)
     # Only a release with a glossary can say a term is gone (a partial dump has none).
@@ -85,6 +86,8 @@ def write_glossary_pages(
                 "first": versions[ks[0]].label,
                 "last": versions[ks[-1]].label,
                 "current": ks[-1] >= last_glossary,
+                "key": key,
+                "text": seen[ks[-1]][1],
             }
         )
         texts: dict[str, list[int]] = {}
@@ -97,7 +100,7 @@ def write_glossary_pages(
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
     search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
-    return search
+    return search, listing
 
 
 def _terms_by_key(
