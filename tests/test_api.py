@@ -307,3 +307,27 @@ def test_no_api_leaves_it_out_and_removes_what_an_earlier_build_wrote(
     elsewhere = tmp_path / "none"
     r = CliRunner().invoke(main, ["report", "-o", str(elsewhere), "--no-api", "--archive", str(archive)])
     assert r.exit_code == 0 and not (elsewhere / "api").exists()
+
+
+def test_the_api_of_every_official_release(official_site: Any) -> None:
+    """The whole official corpus: a document per release, a diff and notes per consecutive pair, a file per rule
+    page, within 250 MB; the release list follows its schema and names the releases the shipped data names."""
+    site: Path = official_site.site
+    api = site / "api"
+    files = [p for p in api.rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) <= 250 * 2**20
+    releases = json.loads((api / "releases.json").read_text("utf-8"))
+    assert not list(_validators()["releases.schema.json"].iter_errors(releases))
+    entries = releases["releases"]
+    assert len(entries) == len(list((api / "releases").glob("*.json"))) == 136
+    assert len(list((api / "diffs").glob("*.json"))) == len(list((api / "notes").glob("*.json"))) == 135
+    assert len(list((api / "rules").glob("*.json"))) == len(list((site / "rules").glob("*.html"))) - 1
+    named = {e["code"]: e for e in entries if e["code"]}
+    assert named["THB"]["label"] == "2020-01-24" and named["IKO_2"]["rerelease"] == "Companion Change"
+    assert named["IKO"]["bulletin"].startswith("https://magic.wizards.com/") and named["6ED"]["label"] == "1999-04-23"
+    assert entries[0]["paths"]["diff"] == f"api/diffs/{entries[1]['slug']}--{entries[0]['slug']}.json"
+    keywords = json.loads((api / "keywords.json").read_text("utf-8"))
+    lifelink = next(k for k in keywords["keyword_abilities"] if k["name"] == "Lifelink")
+    assert lifelink["number"] == "702.15" and lifelink["went_out"] is None and "702.13" in lifelink["formerly"]
+    words = {w["name"]: w for w in keywords["ability_words"]}
+    assert words["threshold"]["went_out"] is None and words["landfall"]["came_in"]

@@ -65,11 +65,17 @@ class Versions:
         error listing them."""
         vs = self.all()
         ref = ref.strip()
-        codes = self.codes()
+        codes: list[dict[int, str]] = []  # read only when what comes before the code matches nothing
+
+        def by_code(v: VersionRow) -> bool:
+            if not codes:
+                codes.append(self.codes())
+            return codes[0].get(v.id) == ref.upper()
+
         tests: list[Callable[[VersionRow], bool]] = [
             lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
             lambda v: v.label == ref,
-            lambda v: codes.get(v.id) == ref.upper(),
+            by_code,
             lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
             lambda v: v.effective_date == ref,
             lambda v: v.era == ref,
