@@ -331,3 +331,15 @@ def test_the_api_of_every_official_release(official_site: Any) -> None:
     assert lifelink["number"] == "702.15" and lifelink["went_out"] is None and "702.13" in lifelink["formerly"]
     words = {w["name"]: w for w in keywords["ability_words"]}
     assert words["threshold"]["went_out"] is None and words["landfall"]["came_in"]
+
+
+def test_an_archive_of_one_release_has_its_document_and_no_diff(tmp_path: Path) -> None:
+    _, site = _site(tmp_path, [CUT / "cr-20110204.txt"])
+    latest = json.loads((site / "api" / "latest.json").read_text("utf-8"))
+    assert latest["aliases"] == {"document": "api/latest/release.json", "diff": None, "notes": None}
+    assert latest["release"]["paths"]["diff"] is None and latest["release"]["counts"]["changes"] is None
+    doc = (site / "api" / "releases" / "2011-02-04.json").read_bytes()
+    assert doc == (site / "api" / "latest" / "release.json").read_bytes()
+    assert not list(_validators()["latest.schema.json"].iter_errors(latest))
+    assert not list(_validators()["document.schema.json"].iter_errors(json.loads(doc)))
+    assert not (site / "api" / "diffs").exists()

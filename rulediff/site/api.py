@@ -88,12 +88,15 @@ class ApiPlan:
         for k, p in enumerate(self.chain):
             key = _key("pair", _said(p.old), _said(p.new), repr(arc.corrections.for_pair(p.old.id, p.new.id)))
             diff_rel, notes_rel = pair_paths(slugs[p.old.id], slugs[p.new.id])
-            due = [self._fresh(rel, key) for rel in (diff_rel, notes_rel)]  # (both looked at: both are seen)
-            docs = [(side, document_path(slugs[v.id]), self.doc_keys[v.id]) for side, v in ((0, p.old), (1, p.new))]
-            docs = [d for d in docs if (d[0] == 1 or k == 0) and (p.old.id, p.new.id)[d[0]] in due_docs]
-            if not all(due) or docs:
-                self.jobs[p.path] = (diff_rel, notes_rel, key, docs) if not all(due) else (None, None, key, docs)
-            due_docs -= {(p.old.id, p.new.id)[side] for side, *_ in docs}
+            fresh = [self._fresh(rel, key) for rel in (diff_rel, notes_rel)]  # (both looked at: both are seen)
+            # A pair's worker writes its new release's document, and the first pair's its old one's too.
+            ends = [(0, p.old), (1, p.new)] if k == 0 else [(1, p.new)]
+            docs = [(side, document_path(slugs[v.id]), self.doc_keys[v.id]) for side, v in ends if v.id in due_docs]
+            due_docs -= {v.id for _, v in ends}
+            if all(fresh) and docs:
+                self.jobs[p.path] = (None, None, key, docs)
+            elif not all(fresh):
+                self.jobs[p.path] = (diff_rel, notes_rel, key, docs)
         self.left = due_docs  # documents no pair's worker writes (an archive of one release)
 
     def _fresh(self, rel: str, key: str) -> bool:
