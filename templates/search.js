@@ -13,11 +13,34 @@
       .replace(/[-\u2010-\u2015\u2212]+/g, " ").replace(/\s+/g, " ").trim();
   }
   var lower = data.entries.map(function (e) { return fold((e[5] === "g" ? e[1] + " " : "") + e[0]); });
+  // A release by its code ("THB", "IKO_2"), its set's or re-release's name, or its label: [code, set name,
+  // re-release name, label, its diff page].
+  var releases = data.releases || [];
+  function release(r, q) {
+    if (!(r[0] && fold(r[0]) === q) && fold(r[3]) !== q &&
+        !(r[1] && q.length > 2 && fold(r[1]).indexOf(q) >= 0) &&
+        !(r[2] && q.length > 2 && fold(r[2]).indexOf(q) >= 0)) { return null; }
+    var li = document.createElement("li");
+    li.className = "hit release";
+    var a = document.createElement("a");
+    a.href = r[4] || "index.html";
+    a.textContent = (r[0] ? r[0] + ": " : "") + (r[1] || "") + (r[2] ? " (" + r[2] + ")" : "");
+    var span = document.createElement("span");
+    span.className = "counts";
+    span.textContent = " release " + r[3];
+    li.appendChild(a);
+    li.appendChild(span);
+    return li;
+  }
   function run() {
     var q = fold(input.value);
     out.textContent = "";
     if (q.length < 2) { status.textContent = ""; return; }
     var hits = 0;
+    for (var k = 0; k < releases.length; k += 1) {
+      var li = release(releases[k], q);
+      if (li) { out.appendChild(li); hits += 1; }
+    }
     for (var i = 0; i < lower.length && hits < 200; i += 1) {
       if (lower[i].indexOf(q) < 0) { continue; }
       var e = data.entries[i];
@@ -38,7 +61,7 @@
       out.appendChild(li);
       hits += 1;
     }
-    status.textContent = hits + (hits === 200 ? "+" : "") + " texts";
+    status.textContent = hits + (hits === 200 ? "+" : "") + " hits";
   }
   input.addEventListener("input", run);
   if (location.hash.length > 1) { input.value = decodeURIComponent(location.hash.slice(1)); run(); }

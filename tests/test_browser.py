@@ -144,6 +144,7 @@ def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp
 
     with Archive.open(tmp_path / "a.sqlite") as arc:
         arc.add_many(entries([str(CORPUS)]))
+        arc.names.describe("2022-markdown", "SNC", "Streets of New Capenna")
         build_site(arc, tmp_path / "site")
     browser.get((tmp_path / "site" / "search.html").as_uri())
     box = browser.find_element(By.CSS_SELECTOR, "#search input[name=q]")
@@ -154,6 +155,12 @@ def test_site_search_works_offline_from_file_urls(browser: webdriver.Chrome, tmp
     assert first.text in ("702.13a", "702.15a")
     first.click()
     assert "Lifelink" in browser.find_element(By.TAG_NAME, "h1").text or "702.1" in browser.page_source
+    # a release by its set code (search.html#snc, as a link would give it) leads to its diff page
+    browser.get((tmp_path / "site" / "search.html").as_uri() + "#snc")
+    release = browser.find_element(By.CSS_SELECTOR, "#results li.release a")
+    assert release.text == "SNC: Streets of New Capenna"
+    release.click()
+    assert "2022-markdown" in browser.find_element(By.TAG_NAME, "h1").text
 
 
 @pytest.fixture(scope="module")

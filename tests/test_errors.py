@@ -1147,7 +1147,7 @@ def test_an_older_archive_is_read_where_it_cannot_be_written(tmp_path: Path, sma
 
     from rulediff.archive.schema import MIGRATIONS
 
-    waiting = (4, 6, 8)  # the changes that can wait: schema.CAN_WAIT, checked at the end
+    waiting = (4, 6, 8, 10)  # the changes that can wait: schema.CAN_WAIT, checked at the end
     disk = tmp_path / "disk"
     disk.mkdir()
     mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True)
@@ -1158,7 +1158,13 @@ def test_an_older_archive_is_read_where_it_cannot_be_written(tmp_path: Path, sma
         shutil.copy(small_archive, archive)
         db = sqlite3.connect(archive, isolation_level=None)
         # as a rulediff before those changes left it
-        for sql in ("DROP TABLE site_parts", "DROP TABLE edits", "DROP INDEX bodies_norm", "DROP INDEX bodies_digest"):
+        for sql in (
+            "DROP TABLE site_parts",
+            "DROP TABLE edits",
+            "DROP INDEX bodies_norm",
+            "DROP INDEX bodies_digest",
+            "DROP TABLE release_names",
+        ):
             db.execute(sql)
         db.execute(f"DELETE FROM migrations WHERE id IN {waiting}")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

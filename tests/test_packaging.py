@@ -35,6 +35,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr
     assert (work / "site" / "index.html").is_file()
     assert (work / "site" / "diff" / "2011-blog--2022-markdown.html").is_file()
+    # the API and the schemas it names come from the installed package's data
+    assert (work / "site" / "api" / "index.json").is_file()
+    assert len(list((work / "site" / "api" / "schemas").glob("*.schema.json"))) == 9
     run = subprocess.run(
         [exe, "diff", "2011-blog", "2022-markdown", "-o", "notes.html"], cwd=work, capture_output=True, text=True
     )

@@ -217,6 +217,7 @@ def test_removing_the_first_release_of_a_date_relabels_the_next_and_its_pages_fo
 def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page's key names the code and templates that make it: a rebuild with nothing new looks at
     no page again, and the same rebuild by other code (or templates) renders every page again."""
+    from rulediff.site import api as site_api
     from rulediff.site import build as site
     from rulediff.site import glossary as site_glossary
     from rulediff.site import history as site_history
@@ -241,7 +242,7 @@ def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeyp
         first = build_site(arc, tmp_path / "out")
         again = build_site(arc, tmp_path / "out")
         assert again["written"] == 0 and again["unchanged"] < 10
-        for module in (site, site_glossary, site_history):
+        for module in (site, site_glossary, site_history, site_api):
             monkeypatch.setattr(module, "made_by", lambda: "other code")
         other = build_site(arc, tmp_path / "out")
     # every page rendered again (to the same bytes); only the stamp, its keys new, is written

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from .core import Archive
     from .identifications import Identified
     from .manifest import Entry, entries, shipped_corpus
+    from .names import ReleaseName
     from .rows import DEFAULT_NAME, ENV_VAR, AddResult, VersionRow, default_path, sort_date_of
 
 # What the stages above the archive use, each imported on first use: naming the default archive path (every
@@ -23,6 +24,7 @@ _HOME = {
     "ENV_VAR": "rows",
     "Entry": "manifest",
     "Identified": "identifications",
+    "ReleaseName": "names",
     "VersionRow": "rows",
     "default_path": "rows",
     "entries": "manifest",
@@ -45,6 +47,7 @@ __all__ = [
     "Archive",
     "Entry",
     "Identified",
+    "ReleaseName",
     "VersionRow",
     "default_path",
     "entries",

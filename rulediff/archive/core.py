@@ -22,6 +22,7 @@ from .corrections import Corrections
 from .identifications import Identifications
 from .lineages import Lineages
 from .manifest import Entry
+from .names import Names
 from .rows import AddResult, VersionRow, default_path
 from .schema import check_magic, migrate
 from .store import Store, environment_error, file_identity
@@ -35,7 +36,8 @@ class Archive:
     """An open archive. Use ``with Archive.open(path) as arc:``; every change is one transaction. Its parts:
     ``versions`` (finding versions, their documents), ``corrections`` (hand corrections in force),
     ``alignments``, ``lineages`` (and hand links), ``texts`` (search, export, bodies, glossary), ``cache`` (the
-    site's), ``identifications`` (of undated dumps); adding and removing files spans them all."""
+    site's), ``identifications`` (of undated dumps), ``names`` (set codes and names, update bulletins); adding
+    and removing files spans them all."""
 
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.store = Store(db, path)
@@ -46,6 +48,8 @@ class Archive:
         self.texts = Texts(self.store, self.versions)
         self.cache = SiteCache(self.store)
         self.identifications = Identifications(self.store, self.versions, self.lineages)
+        self.names = Names(self.store, self.versions)
+        self.versions.codes = self.names.codes  # a release's code names it wherever a label does
         self._adding = Adding(self.store, self.versions, self.alignments, self.lineages)
         self.store.forget_all = self.forget
 
@@ -145,6 +149,7 @@ class Archive:
     def forget(self) -> None:
         """Drop what every part keeps in memory (after a removal or a rolled-back change)."""
         self.versions.forget()
+        self.names.forget()
         self.alignments.forget()
         self.corrections.forget()
         self._adding.forget()

@@ -194,6 +194,15 @@ def _search_apart(db: sqlite3.Connection) -> None:
     db.execute("INSERT INTO bodies_fts(bodies_fts) VALUES ('rebuild')")
 
 
+@migration(10, "release names recorded by hand: set code, set name, update bulletin", can_wait=True)
+def _release_names(db: sqlite3.Connection) -> None:
+    # By sha256, as hand corrections are: a name outlives removing and re-adding its release. NULL: not said here
+    # (the shipped name stands); '': said to be unknown. Readers take the table not there yet as empty.
+    db.execute(
+        "CREATE TABLE release_names(sha256 TEXT PRIMARY KEY, code TEXT, set_name TEXT, bulletin TEXT, rerelease TEXT)"
+    )
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     for stmt in script.split(";"):
         if stmt.strip():

@@ -82,6 +82,23 @@ class Texts:
         for rows in per.values():
             yield from rows
 
+    def saying(self, phrase: str) -> list[tuple[int, str]]:
+        """(version id, text) of every rule and glossary entry whose text holds ``phrase`` (its words in order,
+        as the search finds them; a glossary entry's text as written, case aside), in no order."""
+        words = re.findall(r"\w+", phrase)
+        if not words:
+            return []
+        query = '"' + " ".join(words) + '"'
+        rows = self.store.db.execute(
+            "SELECT r.version_id, b.text FROM bodies_fts f JOIN bodies b ON b.id = f.rowid"
+            " JOIN rules r ON r.body_id = b.id WHERE bodies_fts MATCH ?",
+            (query,),
+        ).fetchall()
+        rows += self.store.db.execute(
+            "SELECT version_id, text FROM glossary WHERE instr(lower(text), ?) > 0", (phrase.lower(),)
+        ).fetchall()
+        return [(int(vid), str(text)) for vid, text in rows]
+
     def search_texts(self) -> dict[int, tuple[str, str]]:
         """Body id -> (its searchable text, the text as printed: its text, examples and notes, a line each)."""
         out = {}

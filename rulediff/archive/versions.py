@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..coverage import Coverage
 from ..dates import check_day
-from ..errors import ArchiveError, NotFoundError
+from ..errors import ArchiveError, NotFoundError, RulediffError
 from ..model import Document
 from ..numbering import RuleNumber
 from .codec import coverage_of, document_from_parts, missing_rules, read_json, unzip
@@ -31,6 +31,8 @@ class Versions:
         self.docs: Lru[int, Document] = Lru(DOCUMENT_CACHE)
         # Per version, derived and rebuilt from the database whenever missing.
         self.light_cache: dict[int, tuple[Coverage, list[RuleKey]]] = {}
+        # Version id -> its release code ("THB", "IKO_2"): the archive's names (see names.py) set it.
+        self.codes: Callable[[], dict[int, str]] = dict
 
     def forget(self) -> None:
         """Drop what is kept in memory (after a removal or a rolled-back change)."""
@@ -58,13 +60,22 @@ class Versions:
         return VersionRow(*row) if row is not None else None
 
     def resolve(self, ref: str) -> VersionRow:
-        """A version by id ("#3"), label, sha256 prefix, effective date or era. A date or era shared by
-        several versions (a re-release) names the one whose label it is, or else is an error listing them."""
+        """A version by id ("#3"), label, release code ("THB", "iko_2"), sha256 prefix, effective date or era. A
+        date or era shared by several versions (a re-release) names the one whose label it is, or else is an
+        error listing them."""
         vs = self.all()
         ref = ref.strip()
+        codes: list[dict[int, str]] = []  # read only when what comes before the code matches nothing
+
+        def by_code(v: VersionRow) -> bool:
+            if not codes:
+                codes.append(self.codes())
+            return codes[0].get(v.id) == ref.upper()
+
         tests: list[Callable[[VersionRow], bool]] = [
             lambda v: ref.startswith("#") and ref[1:].isdigit() and v.id == int(ref[1:]),
             lambda v: v.label == ref,
+            by_code,
             lambda v: len(ref) >= 8 and v.sha256.startswith(ref.lower()),
             lambda v: v.effective_date == ref,
             lambda v: v.era == ref,
@@ -84,9 +95,20 @@ class Versions:
 
     def in_force(self, as_of: str, what: str = "--as-of") -> VersionRow:
         """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before, never a
-        partial dump beside a complete release (``beside``). ``what`` names the day in an error (the option
-        or argument the user gave it as)."""
-        day = check_day(as_of, what=what)  # a date the user wrote wrong is not the archive's fault: no source
+        partial dump beside a complete release (``beside``); or the version a release code or label names ("THB",
+        "2011-blog"). ``what`` names the day in an error (the option or argument the user gave it as)."""
+        try:
+            day = check_day(as_of, what=what)
+        except RulediffError:
+            named = self._named(as_of)
+            if named is not None:
+                return named
+            if any(c.isalpha() for c in as_of):
+                raise RulediffError(
+                    f"{what} {as_of!r}: neither a date (YYYY-MM-DD, YYYY-MM or YYYY) nor a release code or label "
+                    "of this archive"
+                ) from None
+            raise  # a date the user wrote wrong is not the archive's fault: no source
         every = self.all()
         aside = self.beside(every)
         vs = [v for v in every if v.in_force_from <= day and v.id not in aside]
@@ -115,6 +137,15 @@ class Versions:
         complete = {v.id for v in vs if self.coverage(v.id).complete}
         dates = {v.sort_date for v in vs if v.id in complete}
         return {v.id for v in vs if v.id not in complete and v.sort_date in dates}
+
+    def _named(self, ref: str) -> VersionRow | None:
+        """The version a code or label names, or None (what is no day may still name a release)."""
+        ref = ref.strip()
+        codes = self.codes()
+        for v in self.all():
+            if v.label == ref or codes.get(v.id) == ref.upper():
+                return v
+        return None
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)

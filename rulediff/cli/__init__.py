@@ -34,6 +34,7 @@ ARCHIVE_COMMANDS = (
     archive.archive_list,
     archive.archive_remove,
     archive.archive_export,
+    archive.archive_describe,
     corrections.archive_link,
     corrections.archive_unlink,
     corrections.archive_corrections,

@@ -5,11 +5,15 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import ArchiveError
 from .frame import ACCEPT_WARNINGS, add_entries, archive_option, guard, open_archive, say_identified, write_out
+
+if TYPE_CHECKING:
+    from ..archive import ReleaseName
 
 
 @click.group()
@@ -64,6 +68,7 @@ def archive_list(as_json: bool) -> None:
     Example:
       rulediff archive list
     """
+    from ..archive import ReleaseName
     from ..matcher.records import reader_changes
 
     with open_archive(create=False) as arc:
@@ -71,6 +76,7 @@ def archive_list(as_json: bool) -> None:
         aside = arc.versions.beside(versions)
         summaries = arc.alignments.summaries()
         matches = {vid: i.release_label for vid, i in arc.identifications.all().items() if i.matched}
+        names = arc.names.all()
         prev = None
         rows = []
         beside: dict[int, str] = {}
@@ -96,6 +102,7 @@ def archive_list(as_json: bool) -> None:
                         "sha256": v.sha256,
                         "text_matches": matches.get(v.id),
                         "beside": beside.get(v.id),
+                        **names.get(v.id, ReleaseName()).as_dict(),
                     },
                     sort_keys=True,
                 )
@@ -106,10 +113,49 @@ def archive_list(as_json: bool) -> None:
         match = f"  text matches {matches[v.id]}" if v.id in matches else ""
         if v.id in beside and v.id not in matches:
             match += f"  (partial: beside {beside[v.id]})"
+        match += f"  {_named(names[v.id])}" if v.id in names else ""
         click.echo(
             f"{v.date:<12} {v.label[:34]:<34} {v.format:<15} {v.rule_count:>6} {'' if changes is None else changes:>8}"
             + match
         )
+
+
+def _named(name: ReleaseName) -> str:
+    """A release's name in a line: "THB, Theros Beyond Death", "IKO_2, Ikoria (Companion update)"."""
+    said = ", ".join(x for x in (name.code, name.set_name) if x)
+    return said + (f" ({name.rerelease})" if name.rerelease else "")
+
+
+@click.command("describe")
+@click.argument("version")
+@click.option("--set", "code", metavar="CODE", help="The set's code (THB); a mid-cycle re-release adds _2, _3 (IKO_2).")
+@click.option("--set-name", metavar="NAME", help="The set's name (Theros Beyond Death).")
+@click.option("--bulletin", metavar="URL", help="The address of the release's official Update Bulletin.")
+@click.option("--rerelease", metavar="NAME", help="A mid-cycle re-release's own name (Companion update).")
+@archive_option
+@guard
+def archive_describe(
+    version: str, code: str | None, set_name: str | None, bulletin: str | None, rerelease: str | None
+) -> None:
+    """Say what release VERSION is called: its set's code and name, its update bulletin. What rulediff ships
+    for the official releases is kept where you say nothing; an empty value ("") makes a field unknown. The
+    code then names the release wherever a label or date does (rulediff diff THB IKO), and the site and its
+    API show it. Without options, print what VERSION is called.
+
+    \b
+    Examples:
+      rulediff archive describe 2020-06-01 --set IKO_2 --rerelease "Companion update"
+      rulediff archive describe 2020-01-24 --set THB --set-name "Theros Beyond Death"
+      rulediff archive describe THB --bulletin https://magic.wizards.com/en/news/announcements/theros-beyond-death-update-bulletin
+    """
+    with open_archive(create=False) as arc:
+        if code is None and set_name is None and bulletin is None and rerelease is None:
+            v = arc.versions.resolve(version)
+            name = arc.names.of(v.id)
+        else:
+            v, name = arc.names.describe(version, code, set_name, bulletin, rerelease)
+    said = _named(name) or "no set code or name known"
+    click.echo(f"{v.label}: {said}" + (f"; bulletin {name.bulletin}" if name.bulletin else ""))
 
 
 @click.command("remove")

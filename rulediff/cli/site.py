@@ -21,18 +21,26 @@ if TYPE_CHECKING:
 @click.argument("sources", nargs=-1, type=click.Path(path_type=str))
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
 @click.option("--force", is_flag=True, help="Write into OUTPUT even if it holds files that are not a rulediff site.")
+@click.option(
+    "--api/--no-api",
+    default=True,
+    show_default=True,
+    help="Write the JSON API under OUTPUT/api (--no-api: leave it out, and remove one an earlier build wrote).",
+)
 @ACCEPT_WARNINGS
 @archive_option
 @guard
-def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> None:
+def report(sources: tuple[str, ...], output: str, force: bool, api: bool, accept: bool) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
-    empty), then write an index, one diff page per consecutive pair, one history page per rule and an
-    offline search page into OUTPUT. Rebuilds only rewrite what changed.
+    empty), then write an index, one diff page per consecutive pair, one history page per rule, an
+    offline search page and a static JSON API (OUTPUT/api/index.json lists its files) into OUTPUT.
+    Rebuilds only rewrite what changed.
 
     \b
     Examples:
       rulediff report
       rulediff report ../shared/cr-corpus/txt -o cr-site
+      rulediff report --no-api -o site
     """
     from ..archive import entries, shipped_corpus
     from ..site.build import build_site
@@ -67,7 +75,7 @@ def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> 
         def waiting() -> None:
             click.echo(f"rulediff: waiting for another build of {output} to end", err=True)
 
-        stats = build_site(arc, output, progress=progress, force=force, on_wait=waiting)
+        stats = build_site(arc, output, progress=progress, force=force, on_wait=waiting, api=api)
     click.echo(
         f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
         f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"

@@ -49,11 +49,14 @@ def _href(notes: Notes, link_base: str | None) -> Callable[[str], str | None]:
     return here
 
 
-def to_html(al: Alignment, site: dict[str, Any] | None = None, link_base: str | None = None) -> str:
+def to_html(
+    al: Alignment, site: dict[str, Any] | None = None, link_base: str | None = None, notes: Notes | None = None
+) -> str:
     """One self-contained page with the notes' content in the notes' order; ``site`` adds links back to
     the site's index, search and rules, the previous and next release, and (``rule_history(number,
-    new_side)``) each rule's history page, where references to rules not on this page lead too."""
-    notes = build_notes(al)
+    new_side)``) each rule's history page, where references to rules not on this page lead too. ``notes``:
+    the notes of ``al`` already built (the site's API writes them too)."""
+    notes = build_notes(al) if notes is None else notes
     href = _href(notes, link_base)
     history = site.get("rule_history") if site else None
     if history is not None:

@@ -8,7 +8,7 @@ from ..matcher.records import Alignment
 from ..support import jsontext
 from .notes import build_notes
 from .passages import Passage
-from .view import NOTES_SCHEMA, Brief, Entry, GlossaryNote
+from .view import NOTES_SCHEMA, Brief, Entry, GlossaryNote, Notes
 
 
 def _passage(p: Passage | None) -> dict[str, Any] | None:
@@ -56,6 +56,7 @@ def _glossary(g: GlossaryNote) -> dict[str, Any]:
         "old_term": g.old_term,
         "old": _passage(g.old),
         "new": _passage(g.new),
+        "uncertain": g.uncertain,
         "why": None,
     }
 
@@ -69,11 +70,11 @@ def _brief(b: Brief) -> dict[str, str | None]:
     return out
 
 
-def notes_dict(al: Alignment) -> dict[str, Any]:
+def notes_dict(al: Alignment, notes: Notes | None = None) -> dict[str, Any]:
     """The ``rulediff.notes/1.1`` document: the notes in bulletin order, each side as runs (``changed``
     marks whole words the other side lacks, ``ref`` a rule number to link), full texts alongside, and
-    ``why`` left null for the writer."""
-    n = build_notes(al)
+    ``why`` left null for the writer. ``notes``: the notes of ``al`` already built (the site's pages')."""
+    n = build_notes(al) if notes is None else notes
     return {
         "schema": NOTES_SCHEMA,
         "old": n.old,

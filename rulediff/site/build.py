@@ -19,11 +19,14 @@ from .._version import __version__
 from ..archive import Archive, VersionRow
 from ..render.html import to_html
 from ..render.links import slug
+from ..render.notes import build_notes
 from ..render.templating import asset, environment, made_by
 from ..support.worker_pool import pool as worker_pool
+from .api import ApiPlan, PairJob, Written, pair_files
+from .api_rules import RuleFiles
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
-from .index import Page, pair_summaries, write_index, write_search
+from .index import Page, named_pages, pair_summaries, write_index, write_search
 from .journal import note_digest
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
@@ -40,10 +43,11 @@ def build_site(
     *,
     force: bool = False,
     on_wait: Callable[[], None] | None = None,
+    api: bool = True,
 ) -> dict[str, Any]:
     """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
     returns counts of what was written. ``on_wait`` is called once if another build of ``out`` makes this
-    one wait for more than a second."""
+    one wait for more than a second. ``api``: write the JSON API under api/ too (see site/api.py)."""
     root = Path(out)
     prepare_folder(root, force=force)
     # One build of a site at a time, each reading the archive after the one before it has ended: the writer
@@ -59,7 +63,7 @@ def build_site(
         # Then every page is made from one snapshot of the archive, whatever an 'add' commits meanwhile.
         memo, parts = StoredEdits(arc), StoredParts(arc)
         with arc.snapshot():
-            stats = _build(arc, root, progress, memo, parts, w)
+            stats = _build(arc, root, progress, memo, parts, w, api)
         memo.save()
         parts.save()
     finally:
@@ -68,7 +72,7 @@ def build_site(
 
 
 def _build(
-    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
+    arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter, api: bool
 ) -> dict[str, Any]:
     every, versions, stands_by = _timeline(arc)
     names = _file_names(every)
@@ -77,7 +81,7 @@ def _build(
 
     idx = RuleIndex.build(arc, versions, stands_by)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
-    nav = _neighbours(pages)
+    nav = named_pages(_neighbours(pages), pages, arc.names.all())
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
     fixed = {p.path: repr(arc.corrections.for_pair(p.old.id, p.new.id)) for p in pages}
     # As a history page's: the key says what the page is made from, and the stamp adds the rule pages it
@@ -87,48 +91,43 @@ def _build(
     todo = [
         p for p in pages if not w.fresh_if(p.path, functools.partial(links_hold, _page_key(p, nav, fixed), idx, newest))
     ]
+    plan = ApiPlan(arc, versions, names, pages, w) if api else None
+    visit = plan.visits(pages, todo) if plan else todo  # the workers also visit pages whose API files are due
     # Diff pages render in two worker processes while this one works out the glossary and history pages
     # (what is left of those once the diff pages are done, this one and a fresh worker share: see StepWork);
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
     # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
     # second one's start would take the core this process works on, for less than it saves.
-    size = max(4, -(-len(todo) // 6))
-    chunks = [todo[k : k + size] for k in range(0, len(todo), size)]
+    size = max(4, -(-len(visit) // 6))
+    chunks = [visit[k : k + size] for k in range(0, len(visit), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
     w.expect(p.path for p in todo)  # the workers write these
-    with worker_pool(1 if len(todo) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
-        jobs = [
-            pool.submit(
-                _render_pages,
-                str(arc.path),
-                arc.identity,
-                str(root),
-                [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
-                _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
-                w.proof(p.path for p in c),
-                w.force,
-            )
-            for c in chunks
-        ]
-        glossary = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
-        write_search(arc, versions, idx, glossary, w, env)
+    w.expect(plan.expected(visit) if plan else [])
+    with worker_pool(1 if len(visit) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
+        jobs = [pool.submit(_render_pages, *_items(arc, root, c, todo, nav, uncounted, plan, idx, w)) for c in chunks]
+        glossary, terms = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
+        write_search(arc, versions, idx, glossary, w, env, diff_into)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
-        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress)
+        rules = RuleFiles(w) if plan else None
+        lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress, rules)
         work.here_while(lambda: not all(job.done() for job in jobs))
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, (wrote, digest, counts, lookups) in zip(chunk, job.result(), strict=True):
-                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote, digest)
+            for p, (wrote, digest, counts, lookups, files) in zip(chunk, job.result(), strict=True):
+                if wrote is not None:  # (a page not rendered: only its API files were due)
+                    w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote, digest)
+                if plan:
+                    plan.took(files)
                 if counts is not None:
                     p.summary = counts
                     parts.put(uncounted[p.path], json.dumps(counts))
             done += len(chunk)
             if progress:
-                progress("diff pages", done, len(todo))
+                progress("diff pages", done, len(visit))
     work.rest_shared()  # the diff pages' workers are gone
-    write_history_pages(pending, steps, _ids_on(root, parts), w, env)
+    write_history_pages(pending, steps, _ids_on(root, parts), w, env, rules)
     for p in pages:
         if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
             p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
@@ -137,6 +136,8 @@ def _build(
 
     w.write("site.css", asset("report.css"))
     write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
+    if plan:
+        plan.finish(pages, idx, terms, lineage_pages)
     w.finish()
     return {
         "versions": len(every),
@@ -179,12 +180,12 @@ _NAV = {
 }
 
 
-def _neighbours(pages: list[Page]) -> dict[str, dict[str, dict[str, str]]]:
+def _neighbours(pages: list[Page]) -> dict[str, dict[str, Any]]:
     """Previous and next release for every consecutive diff page."""
     chain = [p for p in pages if p.role == "consecutive"]
-    out: dict[str, dict[str, dict[str, str]]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for k, p in enumerate(chain):
-        here: dict[str, dict[str, str]] = {}
+        here: dict[str, Any] = {}
         if k > 0:
             q = chain[k - 1]
             here["prev"] = {"href": "../" + q.path, "label": f"{q.old.label} \u2192 {q.new.label}"}
@@ -201,28 +202,61 @@ def _address_book(idx: RuleIndex, vids: set[int]) -> dict[int, dict[str, str]]:
     return {v: {number: paths[lin] for number, lin in idx.at.get(v, {}).items()} for v in vids}
 
 
+def _items(
+    arc: Archive,
+    root: Path,
+    chunk: list[Page],
+    todo: list[Page],
+    nav: dict[str, Any],
+    uncounted: dict[str, str],
+    plan: ApiPlan | None,
+    idx: RuleIndex,
+    w: SiteWriter,
+) -> tuple[Any, ...]:
+    """The arguments of ``_render_pages`` for the pages of ``chunk``: each page's releases, its path when it is
+    to be rendered (in ``todo``), what it says around it, whether to count it, and its API files due."""
+    render = {p.path for p in todo}
+    pages = [
+        (
+            p.old.id,
+            p.new.id,
+            p.path if p.path in render else None,
+            nav.get(p.path, {}),
+            p.path in uncounted,
+            plan.job(p) if plan else None,
+        )
+        for p in chunk
+    ]
+    book = _address_book(idx, {v for p in chunk for v in (p.old.id, p.new.id)})
+    # What the worker needs to tell the site's own files from others' among those it may write.
+    proof = w.proof([p.path for p in chunk if p.path in render] + (plan.expected(chunk) if plan else []))
+    return str(arc.path), arc.identity, str(root), pages, book, proof, w.force
+
+
 def _render_pages(
     archive: str,
     identity: tuple[int, int],
     root: str,
-    pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
+    pages: list[tuple[int, int, str | None, dict[str, Any], bool, PairJob | None]],
     addresses: dict[int, dict[str, str]],
     proof: dict[str, list[str] | None],
     force: bool,
-) -> list[tuple[bool, str, dict[str, int] | None, list[Lookup]]]:
-    """Worker: render diff pages from the archive (read only) and write them; whether each changed, the
-    counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
-    the rule pages each linked to by number (release, number, address)."""
+) -> list[tuple[bool | None, str, dict[str, int] | None, list[Lookup], list[Written]]]:
+    """Worker: render diff pages from the archive (read only) and write them (a page given no path is not
+    rendered: only its API files are due); whether each changed (None: not rendered) and the digest of its
+    bytes, the counts of the pages asked for them (a corrected pair: its counts come from the alignment at
+    hand), the rule pages each linked to by number (release, number, address), and the API files written from
+    the same alignment and notes."""
     checked: dict[str, Path] = {}
     with Archive.open_again(archive, identity) as arc:
         # Pages come in release order: only the release the pages share is reused. An alignment is not: the
         # one of the page before is dropped before the next is read (it holds the release before as well).
         arc.versions.keep_documents(2)
         out = []
-        for a, b, rel, nav, count in pages:
+        for a, b, rel, nav, count, job in pages:
             arc.alignments.release()
             mine = _Mine(Path(root), proof, force)
-            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked, mine))
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked, mine, job))
     return out
 
 
@@ -231,16 +265,21 @@ def _render_page(
     root: Path,
     a: int,
     b: int,
-    rel: str,
-    nav: dict[str, dict[str, str]],
+    rel: str | None,
+    nav: dict[str, Any],
     count: bool,
     addresses: dict[int, dict[str, str]],
     checked: dict[str, Path],
     mine: _Mine,
-) -> tuple[bool, str, dict[str, int] | None, list[Lookup]]:
+    job: PairJob | None = None,
+) -> tuple[bool | None, str, dict[str, int] | None, list[Lookup], list[Written]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
     al = arc.alignments.get(f"#{a}", f"#{b}")
     made: dict[Lookup, None] = {}
+    notes = build_notes(al) if rel is not None or (job is not None and job[1] is not None) else None
+    files = pair_files(al, notes, job, root, checked, mine.before) if job is not None else []
+    if rel is None:
+        return None, "", al.summary() if count else None, [], files
 
     def rule_history(number: str, new_side: bool) -> str | None:
         vid = b if new_side else a
@@ -250,15 +289,15 @@ def _render_page(
         return url
 
     site = {**_NAV, **nav, "rule_history": rule_history}
-    html = to_html(al, site=site)
+    html = to_html(al, site=site, notes=notes)
     digest = digest_of(html.encode("utf-8"))
     wrote = write_if_changed(root, rel, html, checked, mine.before(digest))
-    return wrote, digest, al.summary() if count else None, list(made)
+    return wrote, digest, al.summary() if count else None, list(made), files
 
 
 class _Mine:
     """In a worker: replace only a file the build can prove is the site's (see writer.proven), and note in
-    the build's journal the digest of each page it is about to write."""
+    the build's journal the digest of each file it is about to write."""
 
     def __init__(self, root: Path, proof: dict[str, list[str] | None], force: bool) -> None:
         self.root, self.proof, self.force = root, proof, force

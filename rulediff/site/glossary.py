@@ -57,10 +57,11 @@ def write_glossary_pages(
     env: Any,
     memo: StoredEdits,
     parts: StoredParts,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Write glossary/index.html and a page per term; returns search entries (text, term, page, first and
-    last version index) for every distinct definition. "See rule 702.15" in a definition links to the
-    history of the rule that number named in that release."""
+    last version index) for every distinct definition, and the terms as the index lists them (each with its
+    key and latest text). "See rule 702.15" in a definition links to the history of the rule that number named
+    in that release."""
     order = {v.id: k for k, v in enumerate(versions)}
     lines = term_lines(arc, versions)
     # Only a release with a glossary can say a term is gone (a partial dump has none).
@@ -91,6 +92,9 @@ def write_glossary_pages(
                 "first": versions[ks[0]].date,
                 "last": versions[ks[-1]].date,
                 "current": current,
+                "key": key,
+                "text": line.seen[ks[-1]][1],
+                "releases": (versions[ks[0]].label, versions[ks[-1]].label),  # (the API names releases by label)
             }
         )
         texts: dict[str, list[int]] = {}
@@ -103,7 +107,7 @@ def write_glossary_pages(
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
     search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
-    return search
+    return search, listing
 
 
 def _diff_link(pages: _Pages, vid: int, term: str) -> str | None:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from ..archive import Archive, VersionRow
 from ..matcher.lineage import UNCERTAIN, link_texts
 from ..render.templating import made_by
+from .api_rules import RuleFiles
 from .rule_index import Row, RuleIndex, number_sort_key
 from .step_work import PendingPage, Progress, StepWork, unpack_steps
 from .steps import Lineage, Lookup, StepMaker
@@ -28,13 +29,14 @@ def plan_history_pages(
     w: Any,
     steps: StepMaker,
     progress: Progress | None,
+    api: RuleFiles | None = None,
 ) -> tuple[list[dict[str, Any]], list[PendingPage], StepWork]:
     """One page per lineage: the listing for the rules index, the pages to write (texts, stretches, steps
     read back as rendered before), and the steps to work out for the pages none of whose steps were kept:
     the costly part, done while the diff pages render and after (see ``StepWork``). A page's key is built
     from body ids (bodies that read alike as one) and its stamp names the addresses its texts link to, so an
     unchanged lineage costs no text at all, and a lineage whose runs of releases read as before costs none
-    either."""
+    either. With ``api``, a page whose API file is not as its key says is written again as well."""
     versions, order = idx.versions, idx.order
     marks = arc.lineages.all_marks()
     pending: list[PendingPage] = []
@@ -62,7 +64,8 @@ def plan_history_pages(
         via, ended = link_texts(marks.get(lin, []))
         children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
         key = _page_key(path, runs, versions, diff_into, via, ended, numbers, children, gone)
-        if w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id)):
+        fresh = w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id))
+        if (api is None or api.fresh(path, key)) and fresh:
             continue
         context = {
             "latest": {"number": latest[2], "title": latest[3]},
@@ -134,12 +137,17 @@ def _pending_page(
 
 
 def write_history_pages(
-    pending: list[PendingPage], steps: StepMaker, page_ids: Callable[[str], set[str]], w: Any, env: Any
+    pending: list[PendingPage],
+    steps: StepMaker,
+    page_ids: Callable[[str], set[str]],
+    w: Any,
+    env: Any,
+    api: RuleFiles | None = None,
 ) -> None:
     """Write the planned pages once the diff pages exist: each step links to its release's diff page at
     the first of the rule's changed nodes that page has an anchor for, its references to the rules they
     name in the step's last release. Kept steps whose links no longer lead where they did are worked out
-    again."""
+    again. With ``api``, each page's API file is written from the same steps."""
     template = env.get_template("history.html.j2")
     for page in pending:
         lineage = page.lineage
@@ -149,9 +157,12 @@ def write_history_pages(
             assert worked is not None
             html, kept, lookups = steps.written(worked, page_ids)
             steps.keep(page.block, kept)
+            said = kept["api"]
         else:
-            html, lookups = done
+            html, lookups, said = done
         w.write(page.path, template.render(steps=[Markup(html)], **page.context), stamp(page.key, lookups))
+        if api is not None:
+            api.write(page.path, page.key, page.context, said)
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
 
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..archive import Archive, VersionRow
+from ..archive import Archive, ReleaseName, VersionRow
 from ..matcher.records import reader_changes
 from .rule_index import RuleIndex, number_sort_key
 from .step_cache import StoredParts, part_key
@@ -43,6 +43,19 @@ def pair_summaries(
                 continue
         out[(a, b)] = counts
     return out, missing
+
+
+def named_pages(
+    nav: dict[str, dict[str, Any]], pages: list[Page], names: dict[int, ReleaseName]
+) -> dict[str, dict[str, Any]]:
+    """``nav`` (what each diff page says around it) with what its two releases are called, where known: set
+    code and name, re-release name, update bulletin ("old_name", "new_name")."""
+    out = {path: dict(here) for path, here in nav.items()}
+    for p in pages:
+        for side, v in (("old_name", p.old), ("new_name", p.new)):
+            if v.id in names:
+                out.setdefault(p.path, {})[side] = names[v.id].as_dict()
+    return out
 
 
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
@@ -132,15 +145,28 @@ def _chart(versions: list[VersionRow], pages: list[Page]) -> dict[str, Any]:
 
 
 def write_search(
-    arc: Archive, versions: list[VersionRow], idx: RuleIndex, glossary: list[dict[str, Any]], w: SiteWriter, env: Any
+    arc: Archive,
+    versions: list[VersionRow],
+    idx: RuleIndex,
+    glossary: list[dict[str, Any]],
+    w: SiteWriter,
+    env: Any,
+    diff_into: dict[int, str] | None = None,
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
-    and glossary entries, each with the page it leads to."""
+    and glossary entries, each with the page it leads to, and the releases by code, set name and label,
+    each leading to its diff page (``diff_into``: release id -> the page of the pair it ends)."""
     rules = sorted(_search_spans(idx, arc.texts.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])
-    data = {"versions": [v.label for v in versions], "entries": entries}
+    names, into = arc.names.all(), diff_into or {}
+    releases = [
+        [names[v.id].code, names[v.id].set_name, names[v.id].rerelease, v.label, into.get(v.id)]
+        for v in versions
+        if v.id in names
+    ]
+    data = {"versions": [v.label for v in versions], "entries": entries, "releases": releases}
     w.write(
         "search-index.js",
         "window.RULEDIFF_INDEX = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n",
@@ -186,8 +212,10 @@ def write_index(
     labels = {v.id: v.label for v in versions}
     identified = arc.identifications.all().items()
     matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
+    called = {labels[vid]: n.as_dict() for vid, n in arc.names.all().items() if vid in labels}
     for row in rows:
         row["matches"] = matches.get(row["label"])
+        row["name"] = called.get(row["label"])
     index = env.get_template("site_index.html.j2").render(
         versions=rows,
         pages=pages,

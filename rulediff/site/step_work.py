@@ -177,17 +177,18 @@ def _no_url(vid: int, number: str) -> str | None:
 
 
 def _pack(steps: list[Step]) -> bytes:
-    """Take the rendered parts out of ``steps`` and return them compressed (a fifth of their size)."""
-    parts = [s.part for s in steps]
+    """Take the rendered parts and what each step says out of ``steps`` and return them compressed (a fifth of
+    their size)."""
+    parts = [(s.part, s.shown) for s in steps]
     for s in steps:
-        s.part = ""
+        s.part = s.shown = ""
     return zlib.compress(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
 
 def unpack_steps(page: PendingPage) -> list[Step] | None:
     """A pending page's worked-out steps, their parts put back."""
     if page.steps is not None and page.packed is not None:
-        for s, part in zip(page.steps, pickle.loads(zlib.decompress(page.packed)), strict=True):
-            s.part = part
+        for s, (part, said) in zip(page.steps, pickle.loads(zlib.decompress(page.packed)), strict=True):
+            s.part, s.shown = part, said
         page.packed = None
     return page.steps

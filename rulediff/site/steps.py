@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..archive import Archive, VersionRow
-from ..history.timeline import stretches
+from ..history.timeline import Stretch, stretches, work_out
 from ..support.code_digest import sources_digest
 from .step_cache import StoredEdits, StoredParts, fill, history_step, part_key
 
@@ -135,7 +135,7 @@ class StepMaker:
             anchors = _anchors(plan, self.order[vid]) if page is not None else []
             to = None if lin.current and n == len(found) else s.last.label  # "to today"
             part = history_step(s, n, to, page is not None, self.memo, self.parts)
-            steps.append(Step(part, s.last.id, page, anchors, run_to[at[s.last.id]]))
+            steps.append(Step(part, s.last.id, page, anchors, run_to[at[s.last.id]], shown(s, to, self.memo)))
         return steps
 
     def kept(self, key: str) -> dict[str, Any] | None:
@@ -144,10 +144,13 @@ class StepMaker:
 
     def checked(
         self, kept: dict[str, Any], lin: Lineage, page_ids: Callable[[str], set[str]]
-    ) -> tuple[str, list[Lookup]] | None:
-        """The kept steps, if every link in them still leads where it did, and the lookups they make (see
-        ``lookups``); None otherwise."""
+    ) -> tuple[str, list[Lookup], list[str]] | None:
+        """The kept steps, if every link in them still leads where it did, the lookups they make (see
+        ``lookups``) and what each says (``shown``); None otherwise."""
         vs, plan, runs, url = self.versions, lin.plan, lin.runs, self.url
+        said = kept.get("api")
+        if not isinstance(said, list) or len(said) != len(kept["steps"]) or not all(isinstance(x, str) for x in said):
+            return None  # kept by a build that did not keep what the steps say: worked out again
         made: list[Lookup] = []
         for last, lookups, target, candidates, href in kept["steps"]:
             vid = vs[plan[runs[last][1]][0]].id
@@ -158,7 +161,7 @@ class StepMaker:
                 return None
             made.extend(self.lookups(vid, lookups))
         html: str = kept["html"]
-        return html, made
+        return html, made, said
 
     def written(
         self, steps: list[Step], page_ids: Callable[[str], set[str]]
@@ -180,7 +183,7 @@ class StepMaker:
             kept.append([s.last_run, found, s.page, s.anchors, href])
             made.extend(self.lookups(s.last_vid, found))
         html = "".join(out)
-        return html, {"html": html, "steps": kept}, made
+        return html, {"html": html, "steps": kept, "api": [s.shown for s in steps]}, made
 
     def lookups(self, vid: int, found: list[tuple[str, str | None]]) -> list[Lookup]:
         """``found`` (number, address) as looked up in release ``vid``, which is None for the newest: a step
@@ -214,6 +217,31 @@ class Step:
     page: str | None  # the diff page it links into
     anchors: list[str]  # where on that page its change may be, best first
     last_run: int  # the run it ends with
+    shown: str = ""  # what it says, as the site's API writes it (see ``shown``)
+
+
+def shown(s: Stretch, until: str | None, memo: StoredEdits | None) -> str:
+    """What a step says as data (the rule's API file, rulediff.history/1.1): its releases (``until`` None: still
+    in force), number, title, text, what changed, how the lineage came there. The edit's nature is worked out
+    if the step's rendering was read back (its word diff is the API reader's to make, from the texts)."""
+    if s.nature is None and s.before is not None:
+        work_out(s, memo)
+    return json.dumps(
+        {
+            "from": s.first.label,
+            "until": until,
+            "number": s.number,
+            "name": s.name,
+            "change": s.change,
+            "nature": s.nature,
+            "previous": s.previous,
+            "text": s.text,
+            "link": s.link,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+        sort_keys=True,
+    )
 
 
 def _href(target: str, candidates: list[str], page_ids: Callable[[str], set[str]]) -> str:
