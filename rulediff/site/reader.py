@@ -1,0 +1,182 @@
+"""The whole rules of every release on the site: cr/<slug>/, its history links and data, cr/latest/, compare."""
+
+# The whole Comprehensive Rules of every release, as the site's cr/ folder: per release, an index page (introduction
+# and contents), a page per section, the glossary with the credits, history.html (each rule's history page), and the
+# data its scripts read (reader_data.py); cr/index.html lists the releases, cr/latest/ leads to the newest, and
+# compare.html compares any two. A release's pages are made again only when the release or the code changes:
+# nothing on them names another release (the release switcher reads cr/releases.js), and a rule links to its history
+# through history.html, which alone follows history pages that move.
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from markupsafe import Markup
+
+from ..archive import Archive, VersionRow
+from ..render.templating import asset, made_by
+from .compare import write_compare
+from .reader_body import GLOSSARY_PAGE, INDEX_PAGE, Body, Release, Renderer, rule_ids, yawgatog_id
+from .reader_data import TextPlan, nodes_key, nodes_script, releases_script, texts_key, texts_script, write_keyed
+from .reader_text import Filler, Terms, esc
+from .rule_index import Row, RuleIndex
+from .writer import SiteWriter
+
+HISTORY_PAGE = "history.html"
+
+
+def write_reader(
+    arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter, env: Any
+) -> None:
+    """Write cr/ and compare.html (see the module's comment)."""
+    plan = TextPlan.of(versions, idx.rows)
+    pages = {v.id: "".join(sorted({row[2][0] for row in idx.rows[v.id] if row[2]})) for v in versions}
+    for k, v in enumerate(versions):
+        folder, rows = f"cr/{names[v.id]}/", idx.rows[v.id]
+        key = made_by() + nodes_key(names[v.id], rows, plan.ids)
+        if not w.fresh_if(folder + "nodes.js", key.__eq__):
+            w.write(folder + "nodes.js", nodes_script(names[v.id], rows, plan.ids), key)
+        key = made_by() + texts_key(plan.offsets[k], plan.first[k])
+        if not w.fresh_if(folder + "texts.js", key.__eq__):
+            got = arc.texts.body_contents(plan.first[k])
+            texts = ["\n".join([got[b][0], *got[b][1]]) for b in plan.first[k]]
+            w.write(folder + "texts.js", texts_script(plan.offsets[k], texts), key)
+        _history_links(v, folder, rows, idx, w, env)
+    edges = sorted({(a, b, kind) for lin in idx.by_lineage for a, b, _, kind in arc.lineages.edges(lin)})
+    write_keyed(w, "cr/releases.js", releases_script(versions, names, plan, pages, idx.complete, edges))
+    _release_pages(arc, versions, names, idx, w, env)
+    write_keyed(w, "cr/reader.css", asset("reader.css"))
+    write_keyed(w, "cr/reader.js", asset("cr_data.js") + asset("reader.js"))
+    write_keyed(w, "history.js", asset("history.js"))  # the history pages' date form
+    listing = [
+        {"slug": names[v.id], "label": v.label, "date": v.in_force_from, "rules": v.rule_count} for v in versions
+    ]
+    write_keyed(w, "cr/index.html", env.get_template("cr_index.html.j2").render(releases=listing[::-1]))
+    newest = names[versions[-1].id] if versions else None
+    write_keyed(w, "cr/latest/index.html", env.get_template("cr_latest.html.j2").render(newest=newest))
+    write_compare(versions, names, w, env)
+
+
+def _history_links(v: VersionRow, folder: str, rows: list[Row], idx: RuleIndex, w: SiteWriter, env: Any) -> None:
+    """cr/<slug>/history.html: every rule of the release, each leading to its history page (its script goes
+    there at once). Made again only when a page it leads to moves."""
+    paths = idx.paths
+    numbered = [(n, lin) for lin, _, n, _, _ in rows if n]
+    key = hashlib.sha1(
+        "\1".join(
+            [
+                made_by(),
+                v.label,
+                "\0".join(n for n, _ in numbered),
+                "\0".join(paths.get(lin, "") for _, lin in numbered),
+            ]
+        ).encode()
+    ).hexdigest()
+    rel = folder + HISTORY_PAGE
+    if w.fresh_if(rel, key.__eq__):
+        return
+    ids = rule_ids([n for n, _ in numbered])
+    items = "".join(
+        f'<li id="{i}"><a href="../../{esc(paths[lin])}">{n}</a></li>\n' if lin in paths else f'<li id="{i}">{n}</li>\n'
+        for i, (n, lin) in zip(ids, numbered, strict=True)
+    )
+    page = env.get_template("cr_history.html.j2").render(label=v.label, items=Markup(items))
+    w.write(rel, page, key)
+
+
+def _page_key(v: VersionRow, slug: str) -> str:
+    """What a release's pages are made from: the code and templates, and the release (its bytes, id and label)."""
+    return hashlib.sha1(json.dumps([made_by(), v.id, v.sha256, v.label, slug]).encode()).hexdigest()
+
+
+def _release_pages(
+    arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter, env: Any
+) -> None:
+    """The pages of every release not already written from what it is made of now, in release order (a rule
+    printed as the release before printed it is rendered once)."""
+    todo = []
+    for v in versions:
+        folder = f"cr/{names[v.id]}/"
+        key = _page_key(v, names[v.id])
+        kept = w.stamps.get(folder + INDEX_PAGE, "")
+        head, _, listed = kept.partition(" ")
+        made = listed.split(" ") if head == key else []
+        if not made or not all(w.fresh_if(folder + p, kept.__eq__) for p in made):
+            todo.append((v, folder, key))
+    if not todo:
+        return
+    glossaries: dict[int, list[tuple[str, str]]] = {v.id: [] for v, _, _ in todo}
+    for vid, _, term, text in arc.texts.glossary_in_order(glossaries):
+        glossaries[vid].append((term, text))
+    contents = arc.texts.body_contents({row[4] for v, _, _ in todo for row in idx.rows[v.id]})
+    renderer = Renderer(Terms(term for entries in glossaries.values() for term, _ in entries))
+    template = env.get_template("cr_page.html.j2")
+    for v, folder, key in todo:
+        front = arc.versions.load(v.id, " AND 0", (), glossary=False)  # its introduction, credits, coverage
+        rel = Release(
+            [(n, title, *contents[body]) for _, _, n, title, body in idx.rows[v.id]],
+            glossaries[v.id],
+            front.introduction,
+            front.credits,
+            None if front.coverage.complete else (front.coverage.description or "part of the rules"),
+        )
+        body = renderer.render(rel)
+        made = [INDEX_PAGE, *sorted(body.pages)]
+        stamp = f"{key} {' '.join(made)}"
+        for name, html in _framed(rel, v, names[v.id], body, template, renderer).items():
+            w.write(folder + name, html, stamp)
+
+
+def _framed(doc: Release, v: VersionRow, slug: str, body: Body, template: Any, renderer: Renderer) -> dict[str, str]:
+    """Each page of a release in the frame every page shares: the index (introduction and contents) first, the
+    sections in order, the glossary (with the credits)."""
+    sections = sorted(p for p in body.pages if p != GLOSSARY_PAGE)  # "1.html" .. "9.html", then "unnumbered.html"
+    order = [INDEX_PAGE, *sections, GLOSSARY_PAGE]
+    titles = {page: title for page, number, title in body.contents if len(number) == 1}
+    out = {}
+    filler = Filler(renderer.anchors, renderer.gloss, INDEX_PAGE, GLOSSARY_PAGE)
+    for k, name in enumerate(order):
+        heading: str | None = None  # a section's page opens with the section's own heading
+        if name == INDEX_PAGE:
+            html = Markup(_index(doc, body, filler, renderer.terms))
+            title = heading = f"Magic: The Gathering Comprehensive Rules, {v.label}"
+        elif name == GLOSSARY_PAGE:
+            html = Markup(body.pages[name] + _credits(doc))
+            title = heading = "Glossary"
+        else:
+            html = Markup(body.pages.get(name, ""))
+            title = f"{name[0]}. {titles.get(name, '')}".strip() if name[0].isdigit() else "Rules without numbers"
+            if name not in titles:  # a source without the section's own line (a partial dump)
+                heading = title
+        out[name] = template.render(
+            label=v.label,
+            slug=slug,
+            page=name,
+            title=title,
+            heading=heading,
+            body=html,
+            prev_page=order[k - 1] if k else None,
+            next_page=order[k + 1] if k + 1 < len(order) else None,
+            partial=doc.partial,
+        )
+    return out
+
+
+def _index(doc: Release, body: Body, f: Filler, terms: Terms) -> str:
+    out = ['<section id="introduction"><h2>Introduction</h2>\n']
+    out.extend(f"<p>{f.fill(terms.cut(p, False))}</p>\n" for p in doc.introduction.split("\n") if p.strip())
+    out.append('</section>\n<section id="contents"><h2>Contents</h2>\n<ul class="contents">\n')
+    for page, number, title in body.contents:
+        ident = yawgatog_id(number)
+        cls = ' class="sec"' if len(number) == 1 else ""
+        out.append(f'<li{cls}><a href="{page}#{ident}">{number}. {esc(title)}</a></li>\n')
+    out.append(f'<li class="sec"><a href="{GLOSSARY_PAGE}">Glossary</a></li>\n')
+    out.append(f'<li class="sec"><a href="{GLOSSARY_PAGE}#credits">Credits</a></li>\n</ul></section>\n')
+    return "".join(out)
+
+
+def _credits(doc: Release) -> str:
+    lines = "".join(f"<p>{esc(p)}</p>\n" for p in doc.credits.split("\n") if p.strip())
+    return f'<section id="credits"><h2>Credits</h2>\n{lines}</section>\n'

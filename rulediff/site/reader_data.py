@@ -1,0 +1,108 @@
+"""What the whole-rules pages' scripts read: the releases, each one's rules by lineage, and their texts."""
+
+# What the scripts of the whole-rules pages and the compare page read, as script files (they load from file://, as
+# the search index does): cr/releases.js (every release, oldest first), cr/<slug>/nodes.js (each rule of a release
+# in order: its number, its lineage and its text's id) and cr/<slug>/texts.js (the texts a release prints first:
+# text ids run through the releases in order, so a release reads the files of the releases its texts come from).
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from dataclasses import dataclass
+from typing import Any
+
+from ..archive import VersionRow
+from .rule_index import Row
+from .writer import SiteWriter
+
+
+def write_keyed(w: SiteWriter, rel: str, text: str) -> None:
+    """Write a small file stamped with its digest: a build that makes it alike neither reads nor writes it."""
+    key = hashlib.sha1(text.encode()).hexdigest()
+    if not w.fresh_if(rel, key.__eq__):
+        w.write(rel, text, key)
+
+
+def js(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class TextPlan:
+    """Which release first prints each text (a body; bodies that read alike are one), and the ids they get."""
+
+    ids: dict[int, int]  # body -> text id
+    first: list[list[int]]  # per release (by position): the bodies it prints first, in id order
+    offsets: list[int]  # per release: the id of its first text
+
+    @classmethod
+    def of(cls, versions: list[VersionRow], rows: dict[int, list[Row]]) -> TextPlan:
+        ids: dict[int, int] = {}
+        first: list[list[int]] = []
+        offsets: list[int] = []
+        for v in versions:
+            offsets.append(len(ids))
+            new: list[int] = []
+            for row in rows[v.id]:
+                if row[4] not in ids:
+                    ids[row[4]] = len(ids)
+                    new.append(row[4])
+            first.append(new)
+        return cls(ids, first, offsets)
+
+
+def nodes_key(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
+    """What cr/<slug>/nodes.js is made of, worked out at C speed: it is asked of every release every build."""
+    h = hashlib.sha1(slug.encode())
+    h.update("\0".join([n or "" for _, _, n, _, _ in rows]).encode())
+    h.update(array("q", [lin or 0 for lin, *_ in rows]).tobytes())
+    h.update(array("q", [ids[r[4]] for r in rows]).tobytes())
+    return h.hexdigest()
+
+
+def nodes_script(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
+    """cr/<slug>/nodes.js: each rule's number ("" for none), lineage (0 for none) and text id, in order."""
+    data = {
+        "n": [n or "" for _, _, n, _, _ in rows],
+        "l": [lin or 0 for lin, *_ in rows],
+        "t": [ids[r[4]] for r in rows],
+    }
+    return f"RULEDIFF_CR.nodes({js(slug)},{js(data)});\n"
+
+
+def texts_key(offset: int, bodies: list[int]) -> str:
+    """What cr/<slug>/texts.js is made of (a body's text never changes): its first id and its bodies."""
+    return hashlib.sha1(js([offset, bodies]).encode()).hexdigest()
+
+
+def texts_script(offset: int, texts: list[str]) -> str:
+    """cr/<slug>/texts.js: the texts a release prints first, from id ``offset`` on; a rule's examples follow its
+    text, a line each."""
+    return f"RULEDIFF_CR.texts({offset},{js(texts)});\n"
+
+
+def releases_script(
+    versions: list[VersionRow],
+    names: dict[int, str],
+    plan: TextPlan,
+    pages: dict[int, str],
+    complete: set[int],
+    edges: list[tuple[int, int, str]],
+) -> str:
+    """cr/releases.js: every release, oldest first: its folder, label, first day in force, the section pages
+    it has, whether it is the whole rules, and the texts it prints first (first id, how many); then the splits
+    and merges between lineages (from, to, kind)."""
+    out = [
+        {
+            "s": names[v.id],
+            "l": v.label,
+            "d": v.in_force_from,
+            "p": pages[v.id],
+            "c": v.id in complete,
+            "t": [plan.offsets[k], len(plan.first[k])],
+        }
+        for k, v in enumerate(versions)
+    ]
+    return f"RULEDIFF_CR.releases({js(out)},{js(edges)});\n"
