@@ -53,9 +53,9 @@ window.RULEDIFF_CR.ready(function () {
   function current() {
     var id = decodeURIComponent(location.hash.slice(1)), el = id && document.getElementById(id);
     if (el && el.tagName === "A" && el.parentNode.id) { el = el.parentNode; }
-    if (el && (parse(el.id) || el.tagName === "DT")) { return el.id; }
+    if (el && (parse(el.id) || el.tagName === "DT" || el.id.slice(0, 2) === "u-")) { return el.id; }
     var bar = document.getElementById("bar").getBoundingClientRect().bottom;
-    var all = document.querySelectorAll("main [id^='R'], main dt[id]");
+    var all = document.querySelectorAll("main [id^='R'], main [id^='u-'], main dt[id]");
     for (var k = 0; k < all.length; k += 1) {
       if (all[k].getBoundingClientRect().bottom > bar + 4) { return all[k].id; }
     }
@@ -93,6 +93,7 @@ window.RULEDIFF_CR.ready(function () {
     a.addEventListener("click", function (e) {
       e.preventDefault();
       var id = current();
+      if (id && id.slice(0, 2) === "u-") { location.href = "../" + other.s + "/index.html"; return; }
       if (id && !parse(id)) { location.href = "../" + other.s + "/glossary.html#" + id; return; }
       if (!id) { location.href = a.href; return; }
       follow(other, id);

@@ -132,7 +132,7 @@ def _build(
             p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
             parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
-    write_reader(arc, versions, names, idx, w, env)  # cr/: the whole rules of every release, compare.html
+    write_reader(arc, versions, names, idx, w, env, parts)  # cr/: the whole rules of every release, compare.html
 
     w.write("site.css", asset("report.css"))
     write_index(arc, versions, pages, names, idx, lineage_pages, glossary, w, env)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from markupsafe import Markup
@@ -19,34 +21,30 @@ from ..archive import Archive, VersionRow
 from ..render.templating import asset, made_by
 from .compare import write_compare
 from .reader_body import GLOSSARY_PAGE, INDEX_PAGE, Body, Release, Renderer, rule_ids, yawgatog_id
-from .reader_data import TextPlan, nodes_key, nodes_script, releases_script, texts_key, texts_script, write_keyed
+from .reader_data import TextPlan, nodes_script, releases_script, texts_script, write_keyed
 from .reader_text import Filler, Terms, esc
 from .rule_index import Row, RuleIndex
+from .step_cache import StoredParts, part_key
 from .writer import SiteWriter
 
 HISTORY_PAGE = "history.html"
 
 
 def write_reader(
-    arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter, env: Any
+    arc: Archive,
+    versions: list[VersionRow],
+    names: dict[int, str],
+    idx: RuleIndex,
+    w: SiteWriter,
+    env: Any,
+    parts: StoredParts,
 ) -> None:
-    """Write cr/ and compare.html (see the module's comment)."""
-    plan = TextPlan.of(versions, idx.rows)
-    pages = {v.id: "".join(sorted({row[2][0] for row in idx.rows[v.id] if row[2]})) for v in versions}
-    for k, v in enumerate(versions):
-        folder, rows = f"cr/{names[v.id]}/", idx.rows[v.id]
-        key = made_by() + nodes_key(names[v.id], rows, plan.ids)
-        if not w.fresh_if(folder + "nodes.js", key.__eq__):
-            w.write(folder + "nodes.js", nodes_script(names[v.id], rows, plan.ids), key)
-        key = made_by() + texts_key(plan.offsets[k], plan.first[k])
-        if not w.fresh_if(folder + "texts.js", key.__eq__):
-            got = arc.texts.body_contents(plan.first[k])
-            texts = ["\n".join([got[b][0], *got[b][1]]) for b in plan.first[k]]
-            w.write(folder + "texts.js", texts_script(plan.offsets[k], texts), key)
-        _history_links(v, folder, rows, idx, w, env)
-    edges = sorted({(a, b, kind) for lin in idx.by_lineage for a, b, _, kind in arc.lineages.edges(lin)})
-    write_keyed(w, "cr/releases.js", releases_script(versions, names, plan, pages, idx.complete, edges))
-    _release_pages(arc, versions, names, idx, w, env)
+    """Write cr/ and compare.html (see the module's comment); ``parts`` keeps the rules of the last release
+    rendered, as rendered, for the next build."""
+    _data_files(arc, versions, names, idx, w)
+    for v in versions:
+        _history_links(v, f"cr/{names[v.id]}/", idx.rows[v.id], idx, w, env)
+    _release_pages(arc, versions, names, idx, w, env, parts)
     write_keyed(w, "cr/reader.css", asset("reader.css"))
     write_keyed(w, "cr/reader.js", asset("cr_data.js") + asset("reader.js"))
     write_keyed(w, "history.js", asset("history.js"))  # the history pages' date form
@@ -59,28 +57,58 @@ def write_reader(
     write_compare(versions, names, w, env)
 
 
+def _data_files(arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter) -> None:
+    """Each release's nodes.js and texts.js, and cr/releases.js. What they hold follows from the releases in
+    order (a release's rules, and which of its texts an earlier release printed first) and the lineages: their
+    keys say so at C speed, and the texts' plan is worked out only when a file is to be written."""
+    plans: list[TextPlan] = []
+
+    def plan() -> TextPlan:
+        if not plans:
+            plans.append(TextPlan.of(versions, idx.rows))
+        return plans[0]
+
+    chain = hashlib.sha1(made_by().encode())
+    for k, v in enumerate(versions):
+        folder, rows, slug = f"cr/{names[v.id]}/", idx.rows[v.id], names[v.id]
+        chain.update(v.sha256.encode())
+        upto = chain.hexdigest()  # the releases up to this one, in order
+        key = hashlib.sha1(repr([upto, slug, list(map(itemgetter(0), rows))]).encode()).hexdigest()
+        if not w.fresh_if(folder + "nodes.js", key.__eq__):
+            w.write(folder + "nodes.js", nodes_script(slug, rows, plan().ids), key)
+        if not w.fresh_if(folder + "texts.js", upto.__eq__):
+            first = plan().first[k]
+            got = arc.texts.body_contents(first)
+            w.write(
+                folder + "texts.js",
+                texts_script(plan().offsets[k], ["\n".join([got[b][0], *got[b][1]]) for b in first]),
+                upto,
+            )
+    edges = sorted({(a, b, kind) for lin in idx.by_lineage for a, b, _, kind in arc.lineages.edges(lin)})
+    said = [chain.hexdigest(), [(names[v.id], v.label, v.in_force_from) for v in versions], sorted(idx.complete), edges]
+    key = hashlib.sha1(repr(said).encode()).hexdigest()
+    if not w.fresh_if("cr/releases.js", key.__eq__):
+        pages = {v.id: "".join(sorted({n[:1] for n in set(map(itemgetter(2), idx.rows[v.id])) if n})) for v in versions}
+        w.write("cr/releases.js", releases_script(versions, names, plan(), pages, idx.complete, edges), key)
+
+
 def _history_links(v: VersionRow, folder: str, rows: list[Row], idx: RuleIndex, w: SiteWriter, env: Any) -> None:
     """cr/<slug>/history.html: every rule of the release, each leading to its history page (its script goes
     there at once). Made again only when a page it leads to moves."""
     paths = idx.paths
-    numbered = [(n, lin) for lin, _, n, _, _ in rows if n]
-    key = hashlib.sha1(
-        "\1".join(
-            [
-                made_by(),
-                v.label,
-                "\0".join(n for n, _ in numbered),
-                "\0".join(paths.get(lin, "") for _, lin in numbered),
-            ]
-        ).encode()
-    ).hexdigest()
+    # (asked of every release every build: worked out at C speed)
+    lins, numbers = list(map(itemgetter(0), rows)), list(map(itemgetter(2), rows))
+    said = [made_by(), v.label, repr(numbers), "\0".join(map(paths.get, lins, repeat("")))]
+    key = hashlib.sha1("\1".join(said).encode()).hexdigest()
     rel = folder + HISTORY_PAGE
     if w.fresh_if(rel, key.__eq__):
         return
-    ids = rule_ids([n for n, _ in numbered])
+    ids = rule_ids([(n, title) for _, _, n, title, _ in rows])
     items = "".join(
-        f'<li id="{i}"><a href="../../{esc(paths[lin])}">{n}</a></li>\n' if lin in paths else f'<li id="{i}">{n}</li>\n'
-        for i, (n, lin) in zip(ids, numbered, strict=True)
+        f'<li id="{i}"><a href="../../{esc(paths[lin])}">{esc(n or title or "")}</a></li>\n'
+        if lin in paths
+        else f'<li id="{i}">{esc(n or title or "")}</li>\n'
+        for i, (lin, _, n, title, _) in zip(ids, rows, strict=True)
     )
     page = env.get_template("cr_history.html.j2").render(label=v.label, items=Markup(items))
     w.write(rel, page, key)
@@ -92,7 +120,13 @@ def _page_key(v: VersionRow, slug: str) -> str:
 
 
 def _release_pages(
-    arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter, env: Any
+    arc: Archive,
+    versions: list[VersionRow],
+    names: dict[int, str],
+    idx: RuleIndex,
+    w: SiteWriter,
+    env: Any,
+    parts: StoredParts,
 ) -> None:
     """The pages of every release not already written from what it is made of now, in release order (a rule
     printed as the release before printed it is rendered once)."""
@@ -107,17 +141,22 @@ def _release_pages(
             todo.append((v, folder, key))
     if not todo:
         return
-    glossaries: dict[int, list[tuple[str, str]]] = {v.id: [] for v, _, _ in todo}
-    for vid, _, term, text in arc.texts.glossary_in_order(glossaries):
-        glossaries[vid].append((term, text))
-    contents = arc.texts.body_contents({row[4] for v, _, _ in todo for row in idx.rows[v.id]})
-    renderer = Renderer(Terms(term for entries in glossaries.values() for term, _ in entries))
+    # Every term any release defines is where a text may name one (which it links is the release's own).
+    renderer = Renderer(Terms(arc.texts.glossary_terms()))
+    # The rules of the release an earlier build rendered last: a release added after it renders only what changed.
+    kept = part_key("reader", [made_by()])
+    renderer.restore(parts.get_json(kept))
     template = env.get_template("cr_page.html.j2")
+    contents: dict[int, tuple[str, list[str]]] = {}
     for v, folder, key in todo:
-        front = arc.versions.load(v.id, " AND 0", (), glossary=False)  # its introduction, credits, coverage
+        rows = idx.rows[v.id]
+        need = {row[4] for row in rows}
+        contents = {b: contents[b] for b in need if b in contents}  # the texts this release prints, no more
+        contents.update(arc.texts.body_contents(need - contents.keys()))
+        front = arc.versions.load(v.id, " AND 0", (), glossary=True)  # introduction, glossary, credits, coverage
         rel = Release(
-            [(n, title, *contents[body]) for _, _, n, title, body in idx.rows[v.id]],
-            glossaries[v.id],
+            [(n, title, *contents[body]) for _, _, n, title, body in rows],
+            [(g.term, g.text) for g in front.glossary],
             front.introduction,
             front.credits,
             None if front.coverage.complete else (front.coverage.description or "part of the rules"),
@@ -127,6 +166,7 @@ def _release_pages(
         stamp = f"{key} {' '.join(made)}"
         for name, html in _framed(rel, v, names[v.id], body, template, renderer).items():
             w.write(folder + name, html, stamp)
+    parts.put(kept, json.dumps(renderer.state(), separators=(",", ":")))
 
 
 def _framed(doc: Release, v: VersionRow, slug: str, body: Body, template: Any, renderer: Renderer) -> dict[str, str]:

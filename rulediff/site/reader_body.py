@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .reader_text import Cut, Filler, Terms, esc, term_key
 
@@ -70,16 +71,19 @@ def glossary_ids(glossary: list[tuple[str, str]]) -> dict[str, str]:
     return out
 
 
-def rule_ids(numbers: list[str | None]) -> list[str]:
-    """Each rule's Yawgatog id, in order ("" for a rule with no number); a number printed again adds -2, -3."""
+def rule_ids(rules: list[tuple[str | None, str | None]]) -> list[str]:
+    """Each rule's id, in order, from its (number, title): Yawgatog's for a number, and -2, -3 for a number
+    printed again; "u-" and its title spelled for an address for a rule with no number (a keyword page's)."""
     seen: dict[str, int] = {}
     out = []
-    for n in numbers:
-        if not n:
-            out.append("")
-            continue
-        k = seen[n] = seen.get(n, 0) + 1
-        out.append(yawgatog_id(n) + (f"-{k}" if k > 1 else ""))
+    for number, title in rules:
+        base = (
+            yawgatog_id(number)
+            if number
+            else "u-" + (re.sub(r"[^a-z0-9]+", "-", (title or "").lower()).strip("-") or "rule")
+        )
+        k = seen[base] = seen.get(base, 0) + 1
+        out.append(base + (f"-{k}" if k > 1 else ""))
     return out
 
 
@@ -101,9 +105,25 @@ class Renderer:
         self.anchors: dict[str, tuple[str, str]] = {}
         self.gloss: dict[str, str] = {}
 
+    def state(self) -> dict[str, Any]:
+        """What ``restore`` takes: the last release rendered, for the next build to render the next one from."""
+        kept = [[*key, html, sorted(deps)] for key, (html, deps) in self.kept.items()]
+        return {"anchors": self.anchors, "gloss": self.gloss, "kept": kept}
+
+    def restore(self, state: Any) -> None:
+        """Go on from the ``state`` an earlier build kept (anything that does not read as one is ignored: the
+        rules are then rendered afresh, to the same HTML)."""
+        try:
+            anchors = {str(n): (str(p), str(i)) for n, (p, i) in state["anchors"].items()}
+            gloss = {str(k): str(v) for k, v in state["gloss"].items()}
+            kept = {tuple(e[:-2]): (str(e[-2]), frozenset(map(str, e[-1]))) for e in state["kept"]}
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError):
+            return
+        self.anchors, self.gloss, self.kept = anchors, gloss, kept
+
     def render(self, rel: Release) -> Body:
         """Every page's HTML of ``rel`` but the index (see the module's comment)."""
-        ids = rule_ids([n for n, _, _, _ in rel.rules])
+        ids = rule_ids([(n, title) for n, title, _, _ in rel.rules])
         anchors = {
             n: (section_page(n), i) for (n, _, _, _), i in zip(rel.rules, ids, strict=True) if n and "-" not in i
         }
@@ -144,8 +164,9 @@ class Renderer:
         shown = "".join(f'<p class="ex">{f.fill(c)}</p>\n' for c in cuts)
         if not number:
             cuts.append(cut(text, False))
-            head = f"<b>{esc(title)}</b> " if title and title != text else ""
-            return f'<p class="u">{head}{f.fill(cuts[-1])}</p>\n' + shown, _deps(cuts)
+            name = esc(title) if title and title != text else "&#8635;"
+            head = f'<a class="n" href="history.html#{ident}"><b>{name}</b></a> '
+            return f'<p id="{ident}" class="u">{head}{f.fill(cuts[-1])}</p>\n' + shown, _deps(cuts)
         ours = "r" + number + ident[len(yawgatog_id(number)) :]  # and its -2 when printed twice
         num = f'<a id="{ours}" href="history.html#{ident}">{_printed(number)}</a>'
         depth = level(number)

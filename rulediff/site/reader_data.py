@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from array import array
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..archive import VersionRow
@@ -44,22 +44,12 @@ class TextPlan:
         offsets: list[int] = []
         for v in versions:
             offsets.append(len(ids))
-            new: list[int] = []
-            for row in rows[v.id]:
-                if row[4] not in ids:
-                    ids[row[4]] = len(ids)
-                    new.append(row[4])
+            bodies = dict.fromkeys(map(itemgetter(4), rows[v.id]))  # in order, once each
+            fresh = bodies.keys() - ids.keys()
+            new = [b for b in bodies if b in fresh]
+            ids.update(zip(new, range(len(ids), len(ids) + len(new)), strict=True))
             first.append(new)
         return cls(ids, first, offsets)
-
-
-def nodes_key(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
-    """What cr/<slug>/nodes.js is made of, worked out at C speed: it is asked of every release every build."""
-    h = hashlib.sha1(slug.encode())
-    h.update("\0".join([n or "" for _, _, n, _, _ in rows]).encode())
-    h.update(array("q", [lin or 0 for lin, *_ in rows]).tobytes())
-    h.update(array("q", [ids[r[4]] for r in rows]).tobytes())
-    return h.hexdigest()
 
 
 def nodes_script(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
@@ -70,11 +60,6 @@ def nodes_script(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
         "t": [ids[r[4]] for r in rows],
     }
     return f"RULEDIFF_CR.nodes({js(slug)},{js(data)});\n"
-
-
-def texts_key(offset: int, bodies: list[int]) -> str:
-    """What cr/<slug>/texts.js is made of (a body's text never changes): its first id and its bodies."""
-    return hashlib.sha1(js([offset, bodies]).encode()).hexdigest()
 
 
 def texts_script(offset: int, texts: list[str]) -> str:

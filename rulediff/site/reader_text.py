@@ -110,24 +110,29 @@ class Terms:
         low = text.lower().replace("\u2019", "'")
         if len(low) != len(text):  # a letter whose lower case is longer: positions read off the text itself
             low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text).replace("\u2019", "'")
-        ends = set()
-        starts = []
         first = self.first
-        for m in _WORD.finditer(low):
-            ends.add(m.end())
-            if m.group() in first:
-                starts.append((m.start(), first[m.group()]))
+        starts = [(m.start(), c) for m in _WORD.finditer(low) if (c := first.get(m.group())) is not None]
         out: list[Hole] = []
         for start, cands in starts:
             found = []
             for name, keys in cands:  # longest first
                 end = start + len(name)
-                clear = not taken or not any(a < end and start < b for a, b in taken)
-                if end in ends and low.startswith(name, start) and clear:
+                whole = low.startswith(name, start) and _word_ends(low, end)
+                if whole and (not taken or not any(a < end and start < b for a, b in taken)):
                     found.append((end, keys))
             if found:
                 out.append(("g", start, 0, tuple(found)))
         return out
+
+
+def _word_ends(low: str, end: int) -> bool:
+    """Does a word (as _WORD reads words) end at ``end``?"""
+    if end >= len(low):
+        return True
+    c = low[end]
+    if c.isalnum() or c == "_":
+        return False
+    return not (c in "'-" and end + 1 < len(low) and (low[end + 1].isalnum() or low[end + 1] == "_"))
 
 
 class Filler:
