@@ -1,6 +1,6 @@
 // The whole-rules data as script files (they load from file:// with no server): cr/releases.js names every
-// release, cr/<slug>/nodes.js its rules in order (number, lineage, text id), cr/<slug>/texts.js the texts it
-// prints first. Each file calls this registry; a page asks for what it needs and is called back once it is read.
+// release, cr/<slug>/nodes.js its rules in order (number, lineage, text id), cr/<slug>/texts.js texts by id
+// (every text of a keyframe release, else those the release before did not print). Each file calls this registry; a page asks for what it needs and is called back once it is read.
 var RULEDIFF_CR = (function () {
   "use strict";
   var list = [], where = {}, nodes = {}, texts = [], files = {}, waiting = [], known = false, links = [];
@@ -33,16 +33,10 @@ var RULEDIFF_CR = (function () {
     });
   }
 
-  // The text ids a release's rules use, read from the releases that print each first.
+  // The texts.js files the releases read: each names those of its keyframe and of the releases since.
   function textFiles(base, slugs) {
     var want = {};
-    slugs.forEach(function (slug) {
-      nodes[slug].t.forEach(function (id) {
-        var lo = 0, hi = list.length - 1;
-        while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (list[mid].t[0] <= id) { lo = mid; } else { hi = mid - 1; } }
-        want[list[lo].s] = true;
-      });
-    });
+    slugs.forEach(function (slug) { list[where[slug]].t.forEach(function (k) { want[list[k].s] = true; }); });
     return Object.keys(want).map(function (s) { return base + s + "/texts.js"; });
   }
 
@@ -57,7 +51,7 @@ var RULEDIFF_CR = (function () {
     // f() once cr/releases.js is read (a page loads this script before it)
     ready: function (f) { if (known) { f(); } else { waiting.push(f); } },
     nodes: function (slug, data) { nodes[slug] = data; },
-    texts: function (offset, rows) { rows.forEach(function (t, k) { texts[offset + k] = t; }); },
+    texts: function (ids, rows) { ids.forEach(function (id, k) { texts[id] = rows[k]; }); },
     list: function () { return list; },
     // [from lineage, to lineage, "split" or "merged"]: where a lineage starts off another, or ends in another
     edges: function () { return links; },

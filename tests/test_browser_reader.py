@@ -161,6 +161,8 @@ def test_compare_two_releases(browser: webdriver.Chrome, site: Path) -> None:  #
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return window.RULEDIFF_COMPARED.old") == "2009-05-01")
     rows = browser.execute_script("return window.RULEDIFF_COMPARED.rows")
     assert {"old": ["502.68", 1], "new": ["702.13", 1]} in [{"old": r["old"], "new": r["new"]} for r in rows]
+    _settled(browser, "compare.html (2009-05-01 -> 2011-02-04, taller than the window)")
+    assert browser.execute_script("return document.documentElement.scrollHeight > innerHeight")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     _screenshot(browser, browser.current_url, ARTIFACTS / "compare.png")
 

@@ -144,11 +144,11 @@ def test_the_scripts_data_spell_every_release(linked: tuple[Path, Path]) -> None
     releases, edges = _script_data(site / "cr" / "releases.js")
     assert isinstance(edges, list)
     assert isinstance(releases, list)
-    texts: dict[int, str] = {}
+    files: dict[str, dict[int, str]] = {}
     for r in releases:
-        offset, got = _script_data(site / "cr" / r["s"] / "texts.js")
-        assert [offset, len(got)] == r["t"]
-        texts.update((offset + k, t) for k, t in enumerate(got))
+        ids, got = _script_data(site / "cr" / r["s"] / "texts.js")
+        assert isinstance(ids, list) and isinstance(got, list) and len(ids) == len(got)
+        files[r["s"]] = dict(zip(ids, got, strict=True))
     lifelink = set()
     with Archive.open(archive) as arc:
         for r in releases:
@@ -156,6 +156,9 @@ def test_the_scripts_data_spell_every_release(linked: tuple[Path, Path]) -> None
             assert slug == r["s"]
             doc = arc.versions.document(r["l"])
             assert nodes["n"] == [str(x.number) if x.number else "" for x in doc.rules]
+            texts: dict[int, str] = {}  # what the release reads: its keyframe's file and those since
+            for k in r["t"]:
+                texts.update(files[releases[k]["s"]])
             assert [texts[t] for t in nodes["t"]] == [
                 "\n".join([x.text, *(e.text for e in x.examples)]) for x in doc.rules
             ]

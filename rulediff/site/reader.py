@@ -59,8 +59,8 @@ def write_reader(
 
 def _data_files(arc: Archive, versions: list[VersionRow], names: dict[int, str], idx: RuleIndex, w: SiteWriter) -> None:
     """Each release's nodes.js and texts.js, and cr/releases.js. What they hold follows from the releases in
-    order (a release's rules, and which of its texts an earlier release printed first) and the lineages: their
-    keys say so at C speed, and the texts' plan is worked out only when a file is to be written."""
+    order (a release's rules, the ids of their texts, the release before it) and the lineages: their keys say so
+    at C speed, and the texts' plan is worked out only when a file is to be written."""
     plans: list[TextPlan] = []
 
     def plan() -> TextPlan:
@@ -77,19 +77,16 @@ def _data_files(arc: Archive, versions: list[VersionRow], names: dict[int, str],
         if not w.fresh_if(folder + "nodes.js", key.__eq__):
             w.write(folder + "nodes.js", nodes_script(slug, rows, plan().ids), key)
         if not w.fresh_if(folder + "texts.js", upto.__eq__):
-            first = plan().first[k]
-            got = arc.texts.body_contents(first)
-            w.write(
-                folder + "texts.js",
-                texts_script(plan().offsets[k], ["\n".join([got[b][0], *got[b][1]]) for b in first]),
-                upto,
-            )
+            held = plan().files[k]
+            got = arc.texts.body_contents(held)
+            texts = ["\n".join([got[b][0], *got[b][1]]) for b in held]
+            w.write(folder + "texts.js", texts_script([plan().ids[b] for b in held], texts), upto)
     edges = sorted({(a, b, kind) for lin in idx.by_lineage for a, b, _, kind in arc.lineages.edges(lin)})
     said = [chain.hexdigest(), [(names[v.id], v.label, v.in_force_from) for v in versions], sorted(idx.complete), edges]
     key = hashlib.sha1(repr(said).encode()).hexdigest()
     if not w.fresh_if("cr/releases.js", key.__eq__):
         pages = {v.id: "".join(sorted({n[:1] for n in set(map(itemgetter(2), idx.rows[v.id])) if n})) for v in versions}
-        w.write("cr/releases.js", releases_script(versions, names, plan(), pages, idx.complete, edges), key)
+        w.write("cr/releases.js", releases_script(versions, names, pages, idx.complete, edges), key)
 
 
 def _history_links(v: VersionRow, folder: str, rows: list[Row], idx: RuleIndex, w: SiteWriter, env: Any) -> None:

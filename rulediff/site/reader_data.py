@@ -2,8 +2,7 @@
 
 # What the scripts of the whole-rules pages and the compare page read, as script files (they load from file://, as
 # the search index does): cr/releases.js (every release, oldest first), cr/<slug>/nodes.js (each rule of a release
-# in order: its number, its lineage and its text's id) and cr/<slug>/texts.js (the texts a release prints first:
-# text ids run through the releases in order, so a release reads the files of the releases its texts come from).
+# in order: its number, its lineage and its text's id) and cr/<slug>/texts.js (texts by id: see KEYFRAME).
 
 from __future__ import annotations
 
@@ -29,27 +28,40 @@ def js(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+# Every KEYFRAME-th release's texts.js holds every text it prints; each other release's, the texts it prints that
+# the release before did not. A release reads its keyframe's file and those after it up to itself: a seventh of
+# the texts of all releases at most, where files by the release that first printed each text had a page read
+# them nearly all (texts stay for decades).
+KEYFRAME = 8
+
+
 @dataclass(slots=True)
 class TextPlan:
-    """Which release first prints each text (a body; bodies that read alike are one), and the ids they get."""
+    """The id of each text (a body; bodies that read alike are one: ids in the order releases first print
+    them), and what each release's texts.js holds."""
 
     ids: dict[int, int]  # body -> text id
-    first: list[list[int]]  # per release (by position): the bodies it prints first, in id order
-    offsets: list[int]  # per release: the id of its first text
+    files: list[list[int]]  # per release (by position): the bodies its texts.js holds, in id order
 
     @classmethod
     def of(cls, versions: list[VersionRow], rows: dict[int, list[Row]]) -> TextPlan:
         ids: dict[int, int] = {}
-        first: list[list[int]] = []
-        offsets: list[int] = []
-        for v in versions:
-            offsets.append(len(ids))
+        files: list[list[int]] = []
+        before: dict[int, None] = {}
+        for k, v in enumerate(versions):
             bodies = dict.fromkeys(map(itemgetter(4), rows[v.id]))  # in order, once each
             fresh = bodies.keys() - ids.keys()
             new = [b for b in bodies if b in fresh]
             ids.update(zip(new, range(len(ids), len(ids) + len(new)), strict=True))
-            first.append(new)
-        return cls(ids, first, offsets)
+            held = bodies.keys() if k % KEYFRAME == 0 else bodies.keys() - before.keys()
+            files.append(sorted(held, key=ids.__getitem__))
+            before = bodies
+        return cls(ids, files)
+
+
+def texts_needed(k: int) -> list[int]:
+    """The releases (positions) whose texts.js the release at ``k`` reads: its keyframe's and those after."""
+    return list(range(k - k % KEYFRAME, k + 1))
 
 
 def nodes_script(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
@@ -62,22 +74,20 @@ def nodes_script(slug: str, rows: list[Row], ids: dict[int, int]) -> str:
     return f"RULEDIFF_CR.nodes({js(slug)},{js(data)});\n"
 
 
-def texts_script(offset: int, texts: list[str]) -> str:
-    """cr/<slug>/texts.js: the texts a release prints first, from id ``offset`` on; a rule's examples follow its
-    text, a line each."""
-    return f"RULEDIFF_CR.texts({offset},{js(texts)});\n"
+def texts_script(ids: list[int], texts: list[str]) -> str:
+    """cr/<slug>/texts.js: texts by id (see KEYFRAME); a rule's examples follow its text, a line each."""
+    return f"RULEDIFF_CR.texts({js(ids)},{js(texts)});\n"
 
 
 def releases_script(
     versions: list[VersionRow],
     names: dict[int, str],
-    plan: TextPlan,
     pages: dict[int, str],
     complete: set[int],
     edges: list[tuple[int, int, str]],
 ) -> str:
     """cr/releases.js: every release, oldest first: its folder, label, first day in force, the section pages
-    it has, whether it is the whole rules, and the texts it prints first (first id, how many); then the splits
+    it has, whether it is the whole rules, and the releases whose texts.js it reads (positions); then the splits
     and merges between lineages (from, to, kind)."""
     out = [
         {
@@ -86,7 +96,7 @@ def releases_script(
             "d": v.in_force_from,
             "p": pages[v.id],
             "c": v.id in complete,
-            "t": [plan.offsets[k], len(plan.first[k])],
+            "t": texts_needed(k),
         }
         for k, v in enumerate(versions)
     ]
