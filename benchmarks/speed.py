@@ -101,6 +101,32 @@ except Exception:
 )
 
 
+# The whole-rules pages and their data (cr/, compare.html) of an archive, written into an empty folder by
+# write_reader alone, in a fresh interpreter (imports and the rule index not timed); prints [wall, cpu].
+READER = r"""
+import json, sys, time
+from pathlib import Path
+from rulediff.archive import Archive
+from rulediff.render.links import slug
+from rulediff.render.templating import environment
+from rulediff.site.reader import write_reader
+from rulediff.site.rule_index import RuleIndex
+from rulediff.site.step_cache import StoredParts
+from rulediff.site.writer import SiteWriter, prepare_folder
+archive, out = sys.argv[1], Path(sys.argv[2])
+prepare_folder(out)
+with Archive.open(archive) as arc:
+    versions = arc.versions.all()
+    names = {v.id: slug(v.label) for v in versions}
+    idx, env, w = RuleIndex.build(arc, versions), environment(), SiteWriter(out)
+    t, c = time.perf_counter(), time.process_time()
+    write_reader(arc, versions, names, idx, w, env, StoredParts(arc))
+    spent = [time.perf_counter() - t, time.process_time() - c]
+    w.finish()
+print(json.dumps(spent))
+"""
+
+
 def samples(op: str, *paths: Path, runs: int, peer: bool = False) -> list[Any]:
     """``runs`` results of ``op`` (None where the tool crashed); [] when the peer is unavailable."""
     py = peer_python() if peer else Path(sys.executable)
@@ -329,6 +355,7 @@ def corpus_rows(t: Table, runs: int) -> None:
     full: list[Any] = []
     bare: list[Any] = []
     api: list[tuple[int, int]] = []
+    reader: list[Any] = []
     adds: dict[str, list[Any]] = {"newest": [], "again": [], "insert": []}
     for _ in range(runs):
         work = Path(tempfile.mkdtemp(prefix="rulediff-speed-"))
@@ -344,6 +371,12 @@ def corpus_rows(t: Table, runs: int) -> None:
             )
             files = [p for p in (work / "s" / "api").rglob("*") if p.is_file()]
             api.append((sum(p.stat().st_size for p in files), len(files)))
+            done = subprocess.run(
+                [sys.executable, "-c", READER, str(work / "a"), str(work / "r")], capture_output=True, text=True
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"write_reader failed: {done.stderr.strip().splitlines()[-1:]}")
+            reader.append(json.loads(done.stdout))
             before = [f for f in every if f not in (original, again)]
             whole_process(_rulediff("report", *before, "-o", str(work / "s2"), "--archive", str(work / "b")))
             for name, f in (("newest", original), ("again", again)):
@@ -377,6 +410,7 @@ def corpus_rows(t: Table, runs: int) -> None:
     t.add("  what the API adds (each run less its --no-api run)", cost, target="<= 20 s")
     sizes = ", ".join(f"{size / 2**20:.0f} MiB in {n} files" for size, n in api)
     t.rows.append(("  api/ (each run)", sizes, *[""] * 6, "<= 250 MB"))
+    t.add(f"  of which cr/ and compare.html of {len(every)} releases, afresh (in process)", reader, target="<= 15 s")
     t.add("whole process: add the newest release (2026-08-07) + rebuild", adds["newest"], target="<= 3 s")
     t.add("  then its re-release (2026-08-19) + rebuild", adds["again"], target="<= 3 s")
     t.add("  2026-08-07 inserted before its re-release + rebuild", adds["insert"], target="<= 3 s")

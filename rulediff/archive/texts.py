@@ -69,6 +69,10 @@ class Texts:
             for vid, pos, term, text in self.store.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
+    def glossary_terms(self) -> set[str]:
+        """Every term a glossary entry of any archived version has."""
+        return {term for (term,) in self.store.db.execute("SELECT DISTINCT term FROM glossary")}
+
     def glossary_in_order(self, version_ids: Iterable[int], norm: bool = False) -> Iterator[tuple[Any, ...]]:
         """``glossary_rows`` of the versions ``version_ids``, in that order, each version's in its own order
         (by position), with each text's comparison form when ``norm``: read in the table's key order and put in

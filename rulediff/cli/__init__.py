@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from . import archive, corrections, documents, identify, lookup, site
+from . import archive, cite, corrections, documents, identify, lookup, site
 from .frame import debug_option, leave, main, os_error_line, reader_gone, say
 
 # Every command, in one place (each module imports the library inside its commands: `rulediff --help` and
@@ -27,6 +27,7 @@ COMMANDS = (
     lookup.show,
     lookup.search,
     identify.identify_command,
+    cite.cite_command,
     site.report,
 )
 ARCHIVE_COMMANDS = (

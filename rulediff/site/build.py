@@ -28,6 +28,7 @@ from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
 from .index import Page, named_pages, pair_summaries, write_index, write_search
 from .journal import note_digest
+from .reader import write_reader
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
@@ -133,6 +134,7 @@ def _build(
             p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
             parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
+    write_reader(arc, versions, names, idx, w, env, parts)  # cr/: the whole rules of every release, compare.html
 
     w.write("site.css", asset("report.css"))
     write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -160,10 +161,19 @@ def write_history_pages(
             said = kept["api"]
         else:
             html, lookups, said = done
-        w.write(page.path, template.render(steps=[Markup(html)], **page.context), stamp(page.key, lookups))
+        page_html = template.render(steps=[Markup(html)], dates=step_dates(html), **page.context)
+        w.write(page.path, page_html, stamp(page.key, lookups))
         if api is not None:
             api.write(page.path, page.key, page.context, said)
         page.lineage = page.kept = page.steps = None  # written: what it was made from can go
+
+
+_STEP_START = re.compile(r'<li id="(s\d+)" class="step[^"]*"><p class="when"><strong>([^<]*)</strong>')
+
+
+def step_dates(html: str) -> list[tuple[str, str]]:
+    """(anchor, release) of each step of a page's steps as rendered: the page's date index."""
+    return _STEP_START.findall(html)
 
 
 def run_key(versions: list[VersionRow], diff_into: dict[int, str], a: int, b: int) -> list[Any]:

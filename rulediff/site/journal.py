@@ -42,7 +42,7 @@ def safe_relative(rel: object) -> str | None:
 # What the writer writes, and so all it may ever replace or remove: its pages and data by folder and suffix, and
 # its files at the top. A name a planted stamp or journal lists that is none of these is left alone.
 _OWN_FOLDERS = {"diff", "rules", "glossary", "api", "cr", "compare"}
-_OWN_SUFFIXES = {".html", ".json", ".js", ".css", ".xml"}
+_OWN_SUFFIXES = {".html", ".json", ".js", ".css", ".xml", ".txt"}  # (.txt: a vendored licence under cr/)
 _OWN_TOP = {"index.html", "search.html", "search-index.js", "site.css", "feed.xml", "compare.html"}
 
 

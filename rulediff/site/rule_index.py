@@ -78,6 +78,9 @@ class RuleIndex:
     # (body id, lineage) -> [first and last version position it is in, its number in the last, and which row
     # that is (the first stored there)]: what the search index is made of
     spans: dict[tuple[int, int], list[Any]]
+    # version id -> its rows in the order stored, which is the order the release prints them (a version's rules
+    # are stored at once, in order): what the whole-rules pages are made of
+    rows: dict[int, list[Row]]
 
     @classmethod
     def build(cls, arc: Archive, versions: list[VersionRow], stands_by: dict[int, int] | None = None) -> RuleIndex:
@@ -100,6 +103,7 @@ class RuleIndex:
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
         alike = arc.texts.bodies_read_alike()
+        ordered: dict[int, list[Row]] = {}
         n = 0  # the row's place among all rows in release order
         # A release at a time: its position and its maps are looked up once, not once per row.
         for k, v in enumerate(versions):
@@ -108,6 +112,8 @@ class RuleIndex:
             below: dict[str, list[tuple[str, int, int]]] = {}
             head: dict[str, list[str]] = {}
             at[vid], kids[vid], heads[vid] = book, below, head
+            in_order: list[Row] = []
+            ordered[vid] = in_order
             for row in per_version.pop(vid):
                 lin, _, number, title, body = row
                 span = spans.get((body, lin))
@@ -121,6 +127,7 @@ class RuleIndex:
                 if shown is not None:
                     body = shown
                     row = (lin, vid, number, title, body)
+                in_order.append(row)
                 same = by_lineage.get(lin)
                 if same is None:
                     by_lineage[lin] = [row]
@@ -147,7 +154,7 @@ class RuleIndex:
         subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
         complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
-        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans)
+        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered)
 
     def lineage_at(self, vid: int, number: str) -> int | None:
         book = self.at.get(vid)
