@@ -203,8 +203,8 @@ def glossary_changes(
         paired_a.add(p.old)
         paired_b.add(p.new)
         n = None if g.text == h.text else nature_of(g.text, h.text, g.norm, h.norm, nmap, renames)
-        kind = Kind.UNCHANGED if n is None and p.how == "same term" else Kind.EDITED
-        if p.how == "respelled":
+        kind = Kind.UNCHANGED if n is None and p.how == "same term" and g.term == h.term else Kind.EDITED
+        if p.how == "respelled" or (p.how == "same term" and g.term != h.term):
             n = n or Nature.TYPOGRAPHY_ONLY  # the same name spelled otherwise
         elif p.how != "same term":
             # A term renamed by a rename of the release ("Tribal" -> "Kindred") is no edit of its own.
