@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..coverage import Coverage
-from ..dates import check_day
+from ..dates import EXAMPLE, check_day
 from ..errors import ArchiveError, NotFoundError, RulediffError
 from ..model import Document
 from ..numbering import RuleNumber
@@ -105,8 +105,8 @@ class Versions:
                 return named
             if any(c.isalpha() for c in as_of):
                 raise RulediffError(
-                    f"{what} {as_of!r}: neither a date (YYYY-MM-DD, YYYY-MM or YYYY) nor a release code or label "
-                    "of this archive"
+                    f"{what} {as_of!r}: not a date; expected YYYY-MM-DD, YYYY-MM or YYYY, e.g. {EXAMPLE}, or a "
+                    "release's code or label in this archive (rulediff archive list)"
                 ) from None
             raise  # a date the user wrote wrong is not the archive's fault: no source
         every = self.all()
