@@ -478,3 +478,22 @@ def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
     w.finish()
     assert not (root / "diff" / "gone.html").exists() and (root / "diff" / "a.html").read_text() == "a"
     assert (root / ".rulediff-site.journal").read_text() == ""
+
+
+def test_every_file_a_build_writes_is_one_the_writer_claims_as_its_own(tmp_path: Path) -> None:
+    """A name the writer does not know as its own (journal.writer_path) it could never replace on the next
+    build: every kind of file a site holds (pages, API files, the reader's data, a vendored licence, the feed)
+    is in its list, and a rebuild over the site writes nothing and refuses nothing."""
+    site = tmp_path / "site"
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        for f in SMALL[:2]:
+            arc.add_file(f)
+        from rulediff.site.build import build_site
+
+        build_site(arc, site)
+        files = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
+        foreign = [rel for rel in files if rel not in (STAMP, journal.JOURNAL) and not journal.writer_path(rel)]
+        assert files and not foreign, f"files the writer would not know as its own: {foreign[:10]}"
+        assert {"api/index.json", "cr/index.html", "compare.html"} <= set(files)
+        again = build_site(arc, site)
+    assert again["written"] == 0
