@@ -23,8 +23,12 @@ _first = itemgetter(0)
 
 @lru_cache(maxsize=1 << 12)
 def _term_key(term: str) -> str:
-    # Terms repeat from release to release: each spelling is keyed once.
-    return " ".join(term.casefold().replace("\u2019", "'").split())
+    # Terms repeat from release to release: each spelling is keyed once. Curly and straight quotes key alike
+    # (the PDF of 2010-10-01 prints Intervening \u201cIf\u201d Clause where its text edition has straight quotes).
+    return " ".join(term.casefold().translate(_QUOTES).split())
+
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 
 
 _glossary_change = slot_filler(GlossaryChange, "kind old new nature reason")
