@@ -179,6 +179,12 @@ class Archive:
         """Remove a version; its neighbours are re-aligned, the other versions of its date labelled again."""
         return self._adding.remove(ref)
 
+    def disagreements(self, edition: VersionRow) -> list[str]:
+        """Where an edition of a release reads otherwise than its text, rule and words (see ``editions.py``)."""
+        from .editions import disagreements
+
+        return disagreements(self.versions, self.alignments, edition)
+
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (see ``Texts.search``)."""
         return self.texts.search(phrase, limit)

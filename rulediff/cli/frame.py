@@ -350,7 +350,27 @@ def add_entries(arc: Archive, items: list[Entry], quiet: bool = False, accept: b
         for res in results:
             click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
         say_identified(found)
+    say_disagreements(arc, results)
     return results
+
+
+def say_disagreements(arc: Archive, results: list[AddResult]) -> None:
+    """On stderr, where each edition just added reads otherwise than the text of its release (rule and words)."""
+    for res in results:
+        if res.status != "edition":
+            continue
+        places = arc.disagreements(res.version)
+        for line in places[:SHOWN_PLACES]:
+            click.echo(
+                f"rulediff: warning: {res.version.source}: disagrees with the text of its release: {line}", err=True
+            )
+        if len(places) > SHOWN_PLACES:
+            click.echo(
+                f"rulediff: warning: {res.version.source}: and {len(places) - SHOWN_PLACES} more places", err=True
+            )
+
+
+SHOWN_PLACES = 10
 
 
 def say_identified(found: list[tuple[VersionRow, Identified]]) -> None:

@@ -185,8 +185,16 @@ def write_index(
     labels = {v.id: v.label for v in versions}
     identified = arc.identifications.all().items()
     matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
+    # A release's other editions (its Word and PDF beside its text) are listed with it, and say whose they are.
+    editions = arc.versions.editions(versions)
+    also: dict[str, list[str]] = {}
+    for vid, ref in editions.items():
+        also.setdefault(labels[ref], []).append(next(v.format for v in versions if v.id == vid))
+    edition_of = {labels[vid]: labels[ref] for vid, ref in editions.items()}
     for row in rows:
         row["matches"] = matches.get(row["label"])
+        row["editions"] = sorted(also.get(row["label"], []))
+        row["edition_of"] = edition_of.get(row["label"])
     index = env.get_template("site_index.html.j2").render(
         versions=rows,
         pages=pages,
