@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from . import archive, corrections, documents, identify, lookup, site
+from . import archive, corrections, documents, identify, lookup, site, update
 from .frame import debug_option, leave, main, os_error_line, reader_gone, say
 
 # Every command, in one place (each module imports the library inside its commands: `rulediff --help` and
@@ -28,6 +28,7 @@ COMMANDS = (
     lookup.search,
     identify.identify_command,
     site.report,
+    update.update,
 )
 ARCHIVE_COMMANDS = (
     archive.archive_add,
