@@ -48,6 +48,12 @@ def pair_summaries(
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
 
 
+def overlaps(summary: dict[str, int]) -> bool:
+    """Do a pair's two texts share any rule (partial dumps of different parts do not: "no overlap")?"""
+    paired = sum(summary.get(k, 0) for k in _PAIRED_KINDS)
+    return paired > 0 or summary.get("added", 0) + summary.get("removed", 0) > 0
+
+
 def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
     """Per version, the keyword abilities and keyword actions it introduced, read from the data: rules that
     first appear in it under a heading titled "Keyword Abilities" or "Keyword Actions" (702 and 701
@@ -80,10 +86,8 @@ def _version_rows(
         changes = None
         overlap = True
         if p is not None and p.summary:
-            s = p.summary
-            changes = reader_changes(s)
-            paired = sum(s.get(k, 0) for k in _PAIRED_KINDS)
-            overlap = paired > 0 or s.get("added", 0) + s.get("removed", 0) > 0
+            changes = reader_changes(p.summary)
+            overlap = overlaps(p.summary)
         rows.append(
             {
                 "label": v.label,
@@ -175,11 +179,12 @@ def write_index(
     idx: RuleIndex,
     lineage_pages: list[dict[str, Any]],
     glossary: list[dict[str, Any]],
+    keywords: dict[int, list[str]],
     w: SiteWriter,
     env: Any,
 ) -> None:
-    """The index page: every version newest first with its counts, new keywords and the chart."""
-    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    """The index page: every version newest first with its counts, new ``keywords`` and the chart."""
+    rows = list(reversed(_version_rows(versions, pages, names, keywords)))
     aside = {p.new.id for p in pages if p.role == "beside"}
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
     labels = {v.id: v.label for v in versions}
