@@ -113,8 +113,8 @@ def test_a_new_release_is_found_dated_archived_and_the_site_built_then_a_second_
     assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "feed.xml").is_file()
     site.hits.clear()
     code, out, err = _update(tmp_path, site, "-o", str(tmp_path / "site"))
-    assert code == 0 and out == "no new release\n" and err == ""
     assert site.hits == [("/en/rules", 304)]
+    assert code == 0 and out == "no new release\n" and err == ""
 
 
 def test_check_says_a_new_release_with_exit_10_and_changes_nothing(tmp_path: Path, site: Site) -> None:
@@ -168,6 +168,23 @@ def test_a_redirect_loop(tmp_path: Path, site: Site) -> None:
     site.page(PAGE_CUT.read_bytes())
     site.put("/files/MagicCompRules 20240607.txt", b"", status=302, Location="/files/MagicCompRules 20240607.txt")
     _one_line_and_nothing_archived(tmp_path, site, "too many redirects")
+
+
+@pytest.mark.parametrize("asked", ["/old/rules", "/en/rules"])
+def test_the_pages_relative_links_resolve_where_it_ends_and_it_is_remembered_where_asked(
+    tmp_path: Path, site: Site, asked: str
+) -> None:
+    # The page moved (the old address redirects there), and its links are relative: "files/..." under /en/.
+    site.put("/old/rules", b"", status=301, Location=f"{site.base}/en/rules")
+    site.put("/en/rules", PAGE_CUT.read_bytes().replace(MEDIA.encode(), b"files/"))
+    site.put("/en/files/MagicCompRules 20240607.txt", TXT.read_bytes())
+    args = ["update", "--source", f"{site.base}{asked}", "--archive", str(tmp_path / "a.sqlite"), *FAST]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0 and "new release 2014-05-01" in r.stdout, r.stderr
+    site.hits.clear()
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0 and r.stdout == "no new release\n"
+    assert site.hits == [("/old/rules", 301)] * (asked == "/old/rules") + [("/en/rules", 304)]
 
 
 @needs_cr_corpus

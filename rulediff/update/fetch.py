@@ -111,7 +111,7 @@ def _http(url: str, settings: Settings, validators: dict[str, str]) -> Fetched:
     except HTTPError as e:
         raise FetchError(_why(e), source=url) from None
     try:
-        final = r.geturl() or url
+        final = _final_url(url, r)
         if r.status == 304:
             return Fetched(final, None, validators)
         if r.status != 200:
@@ -125,6 +125,14 @@ def _http(url: str, settings: Settings, validators: dict[str, str]) -> Fetched:
         raise FetchError(_why(e), source=url) from None
     finally:
         r.release_conn()
+
+
+def _final_url(url: str, r: Any) -> str:
+    """The whole URL the answer came from, after redirects (the page's relative links resolve against it).
+    urllib3's own ``geturl()`` is only the path it last asked for; the retry history keeps each redirect's
+    target whole (resolved against the address that redirected)."""
+    hops = [h.redirect_location for h in (r.retries.history if r.retries is not None else ()) if h.redirect_location]
+    return str(hops[-1]) if hops else url
 
 
 def _read_capped(r: Any, cap: int, url: str) -> bytes:

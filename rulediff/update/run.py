@@ -80,7 +80,7 @@ def run(arc: Archive, source: str, settings: Settings, *, check: bool = False, s
         out.added.append(
             arc.add(f.fetched.body, file_name(f.url), fmt=FORMAT_OF[f.kind], parsed=f.doc, provenance=f.url)
         )
-    _remember(arc, notes, page, [txt, *editions], label)
+    _remember(arc, notes, source, page, [txt, *editions], label)
     return out
 
 
@@ -163,9 +163,10 @@ def _editions(
     return got
 
 
-def _remember(arc: Archive, notes: dict[str, Any], page: Fetched, files: list[_File], label: str) -> None:
-    """Keep the validators of the page and of each file fetched whole, for the next run's conditional requests."""
-    notes[page.url] = {"validators": page.validators}
+def _remember(arc: Archive, notes: dict[str, Any], source: str, page: Fetched, files: list[_File], label: str) -> None:
+    """Keep the validators of the page (under the address the next run asks for, whatever it redirected to) and
+    of each file fetched whole, for the next run's conditional requests."""
+    notes[source] = {"validators": page.validators}
     for f in files:
         if f.fetched.body is not None:
             notes[f.url] = {"validators": f.fetched.validators, "label": label}
