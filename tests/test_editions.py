@@ -94,6 +94,20 @@ def test_an_edition_that_disagrees_says_where_rule_and_words(tmp_path: Path) -> 
         assert "each player" in a.versions.document(a.versions.in_force("2014-05-01").id).get("100.2").text  # type: ignore[union-attr]
 
 
+def test_an_edition_archived_before_its_text_says_where_it_disagrees_once_the_text_comes(tmp_path: Path) -> None:
+    _, changed = _texts()
+    docx = tmp_path / "cr-20140501.docx"
+    docx.write_bytes(_docx_of(changed))
+    arc = str(tmp_path / "a.sqlite")
+    assert "disagrees" not in _cli("archive", "add", str(docx), "--archive", arc)[2]  # no text yet to differ from
+    code, out, err = _cli("archive", "add", str(TXT), "--archive", arc)
+    assert code == 0 and out.split()[1] == "2014-05-01", out + err  # the label of the date, taken back
+    assert err.splitlines() == [line for line in err.splitlines() if "cr-20140501.docx: disagrees" in line] != []
+    assert "rule 100.2:" in err and "every" in err
+    with Archive.open(arc) as a:  # the text is the reference now
+        assert "each player" in a.versions.document(a.versions.in_force("2014-05-01").id).get("100.2").text  # type: ignore[union-attr]
+
+
 @needs_cr_corpus
 def test_the_2026_word_edition_is_no_re_release(tmp_path: Path) -> None:
     """The case of the issue: the 2026-01-16 DOCX beside its TXT was "2026-01-16 (re-release 2)", in force."""

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from rulediff.cli import main
 
 from .conftest import FIXTURES, ROOT, cr_file, needs_cr_corpus
-from .test_editions import _docx_of
+from .test_editions import _docx_of, _texts
 
 PAGE = ROOT.parent / "shared" / "official-page" / "rules-page.html"
 PAGE_CUT = FIXTURES / "update" / "rules-page-cut.html"  # see its first line for where it was cut from
@@ -185,6 +185,23 @@ def test_the_pages_relative_links_resolve_where_it_ends_and_it_is_remembered_whe
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0 and r.stdout == "no new release\n"
     assert site.hits == [("/old/rules", 301)] * (asked == "/old/rules") + [("/en/rules", 304)]
+
+
+def test_editions_that_disagree_with_the_text_say_where_and_the_text_stays_the_reference(
+    tmp_path: Path, site: Site
+) -> None:
+    text, changed = _texts()
+    _serve_release(site, text.encode("utf-8"), _docx_of(changed))
+    code, out, err = _update(tmp_path, site)
+    assert code == 0 and "edition           2014-05-01 (docx)" in out, err
+    said = [line for line in err.splitlines() if "disagrees" in line]
+    assert said == [line for line in said if "MagicCompRules 20240607.docx" in line and "rule 100.2:" in line] != []
+    assert "every" in said[0]
+    from rulediff.archive import Archive
+
+    with Archive.open(tmp_path / "a.sqlite") as a:
+        (now,) = a.versions.timeline()  # the edition stands beside it, not in the timeline
+        assert now.format == "official-text" and "each player" in a.versions.document(now.id).get("100.2").text  # type: ignore[union-attr]
 
 
 @needs_cr_corpus
