@@ -113,6 +113,19 @@ def normalize(text: str) -> str:
     return s
 
 
+# Every dash and hyphen, for search: words either side stay two words ("actions\u2014untapping", "turn-based").
+_SEARCH_DASHES = re.compile(r"[-\u2010-\u2015\u2212]+")
+
+
+def searchable(text: str) -> str:
+    """What search looks through: the comparison form (:func:`normalize`) with every dash and hyphen a space,
+    where comparison joins the words ("turn-based" reads "turnbased" there, which no search for "turn-based
+    action" would find)."""
+    if "-" not in text and text.isascii():
+        return normalize(text)
+    return normalize(_SEARCH_DASHES.sub(" ", text))
+
+
 def kept_letters(text: str) -> tuple[int, int, int]:
     """How many "n", "o" and "s" ``text`` holds: letters :func:`normalize` never adds or removes (it drops
     only the letters of "(tm)" and "(R)" marks and writes "AE" and the ligatures as "Ae", "ae"), so texts that

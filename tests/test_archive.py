@@ -331,7 +331,7 @@ def test_a_site_rebuilt_from_stored_edits_diffs_no_text_again(tmp_path: Path, mo
         assert arc.db.execute("SELECT count(*) FROM site_parts").fetchone()[0] > 0
         calls: list[str] = []
         real = edits.whole_diff
-        monkeypatch.setattr(edits, "whole_diff", lambda a, b: calls.append(a) or real(a, b))
+        monkeypatch.setattr(edits, "whole_diff", lambda a, b, pairs=None: calls.append(a) or real(a, b, pairs))
         rendered: list[object] = []  # steps rendered (not read back)
         real_body = site_parts._body
         monkeypatch.setattr(site_parts, "_body", lambda out, s: rendered.append(s) or real_body(out, s))

@@ -246,3 +246,32 @@ def test_a_hand_link_is_visible_on_the_rule_page(browser: webdriver.Chrome, tmp_
     badge = browser.find_element(By.CSS_SELECTOR, "ol.timeline li.step .badge.via")
     assert badge.is_displayed()
     assert badge.text == "linked by hand: the general rule of card types moved to 300.1"  # not upper-cased
+
+
+def test_a_list_in_columns_keeps_its_bullets_inside_their_column(browser: webdriver.Chrome, linked_site: Path) -> None:
+    """The rules index and a diff page's contents are lists in two columns: a bullet drawn outside its item
+    lands in the gap after the other column's text (the index read "was 101•"). Every item of a list in
+    columns keeps its bullet inside, or has none."""
+    pages = [linked_site / "rules" / "index.html", *sorted((linked_site / "diff").glob("*.html"))[:2]]
+    checked = 0
+    for page in pages:
+        browser.get(page.as_uri())
+        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        found = browser.execute_script(
+            """
+            const out = [];
+            for (const list of document.querySelectorAll("ul, ol")) {
+              const s = getComputedStyle(list);
+              if (s.columnCount === "auto" && s.columnWidth === "auto") continue;
+              for (const li of list.querySelectorAll(":scope > li")) {
+                const t = getComputedStyle(li);
+                out.push([list.className || list.parentElement.id, t.listStylePosition, t.listStyleType]);
+              }
+            }
+            return out;
+            """
+        )
+        checked += len(found)
+        outside = [f for f in found if f[1] == "outside" and f[2] != "none"]
+        assert not outside, f"{page.name}: bullets outside their items in a list in columns: {outside[:3]}"
+    assert checked > 10, "the pages have lists in columns to check"

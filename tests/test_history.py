@@ -5,6 +5,7 @@ only changed typography or cross-references kept apart from real edits."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -205,6 +206,68 @@ def test_whole_diff_matches_lines_past_shifted_letters() -> None:
     assert marked_lines(whole_diff(old, new)) == [
         (False, "702.13. Lifelink"),
         (False, "702.13a Static."),
-        (True, "{+702.13b Damage."),
-        (True, "+}[-702.13b-]{+702.13c+} Redundant."),
+        (True, "{+702.13b Damage.+}"),
+        (True, "702.13c (was 702.13b) Redundant."),  # renumbered, not an edit of its words
     ]
+
+
+def test_whole_diff_pairs_subrules_as_the_matcher_did_and_never_runs_across_them() -> None:
+    """2009-07-11 rewrote Lifelink's two subrules: each pair's words are diffed on its own line (the new 702.13a
+    never sits on the old 702.13b's line); a subrule the matcher pairs with another number is renumbered."""
+    old = (
+        "702.13. Lifelink\n702.13a Lifelink is a triggered ability. It means you gain that much life.\n"
+        "702.13b If a permanent has multiple instances of lifelink, each triggers separately."
+    )
+    new = (
+        "702.13. Lifelink\n702.13a Lifelink is a static ability. Damage dealt by a source with lifelink causes "
+        "that source's controller to gain that much life.\n702.13b Multiple instances of lifelink are redundant."
+    )
+    lines = [text for _, text in marked_lines(whole_diff(old, new, (("702.13a", "702.13a"), ("702.13b", "702.13b"))))]
+    assert len(lines) == 3 and lines[1].startswith("702.13a ") and lines[2].startswith("702.13b ")
+    assert "triggered" in lines[1] and "Damage dealt" in lines[1] and "instances" not in lines[1]
+    assert "If a permanent has multiple" in lines[2] and "are redundant" in lines[2] and "Damage" not in lines[2]
+    # The matcher paired the old 702.13b with the new 702.13c: renumbered, its words diffed with its own.
+    newer = new.replace("702.13b Multiple", "702.13b A new rule.\n702.13c Multiple")
+    pairs = (("702.13a", "702.13a"), ("702.13b", "702.13c"))
+    d = whole_diff(old, newer, pairs)
+    assert Piece(Op.MUTED, "702.13c", "702.13b") in d
+    lines = [text for _, text in marked_lines(d)]
+    assert lines[2] == "{+702.13b A new rule.+}"
+    assert lines[3].startswith("702.13c (was 702.13b) [-If a permanent has")
+
+
+def test_the_history_of_a_headed_rule_diffs_each_subrule_on_its_own(arc: str) -> None:
+    out = run(arc, "history", "lifelink")
+    step = out.split("2009-07-11: 702.13 renumbered and edited from 502.68\n", 1)[1].split("2011-02-04", 1)[0]
+    lines = [ln.strip() for ln in step.splitlines()]
+    first = next(ln for ln in lines if ln.startswith("702.13a "))
+    second = next(ln for ln in lines if ln.startswith("702.13b "))
+    assert "Damage dealt" in first and "Multiple instances" not in first
+    assert "If a permanent has multiple instances" in second and "Multiple instances" in second
+    later = out.split("2011-02-04: 702.13 edited\n", 1)[1].split("2014-02-01", 1)[0]
+    assert "702.13e (was 702.13b) Multiple instances of lifelink on the same object are redundant." in later
+    assert not re.search(r"\[-702\.13[a-z]-\]", later), later  # no number shown as a word edit
+    data = json.loads(run(arc, "history", "lifelink", "--format", "json"))
+    step_2011 = next(s for s in data["stretches"] if s["from"] == "2011-02-04")
+    assert [2, "702.13e", "702.13b"] in step_2011["diff"]
+
+
+def test_a_quote_style_change_is_typography_in_history_and_diff(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """2002-02-20 -> 2002-10-07: 420.5e's 'the Legend rule.' became "the Legend rule." and nothing else changed.
+    The step is typography only: hidden by --substantive, in brief in the diff, never a substantive edit."""
+    releases = FIXTURES / "history" / "quote-style-legend-rule-2002"
+    path = str(tmp_path / "q.sqlite")
+    r = CliRunner().invoke(main, ["archive", "add", str(releases), "--archive", path])
+    assert r.exit_code == 0, r.output
+    data = json.loads(run(path, "history", "420.5e", "--format", "json"))
+    assert [(v["label"], v["change"], v["nature"]) for v in data["versions"]][1] == (
+        "2002-10-07",
+        "edited",
+        "typography_only",
+    )
+    assert [s["nature"] for s in data["stretches"]] == [None, "typography_only"]
+    shown = run(path, "history", "420.5e", "--substantive")
+    assert "\n2002-10-07" not in shown and "1 typography or cross-reference step" in shown, shown
+    notes = json.loads(run(path, "diff", "2002-02-20", "2002-10-07", "--format", "notes"))
+    assert "420.5e" not in json.dumps(notes.get("changes", []))
+    assert {"number": "420.5e", "old_number": "420.5e"} in notes["typography_only"], notes["typography_only"]

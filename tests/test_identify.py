@@ -286,3 +286,25 @@ def test_a_text_no_release_explains_says_so(official: Path, tmp_path: Path) -> N
     ident = _identify(official, fake)
     assert not ident.confident
     assert ident.verdict.startswith("no archived release explains this text well; the closest is "), ident.verdict
+
+
+@needs_cr_corpus
+def test_the_release_names_a_rule_and_a_dump_heading_that_differs_is_said(official: Path, tmp_path: Path) -> None:
+    """The 2017 keyword page heads Surge's summary "Impulse": the difference is listed under the release's
+    heading (702.116 Surge) with the dump's beside it, never as "702.116 Impulse"."""
+    seed = str(CORPUS / "004_009a5df1986052e3.txt")
+    r = CliRunner().invoke(main, ["identify", seed, "--archive", str(official)])
+    assert r.exit_code == 0, r.output
+    assert "702.116 Impulse" not in r.output
+    assert "702.116 Surge (dump's heading: Impulse)" in r.output
+    r = CliRunner().invoke(main, ["identify", seed, "--archive", str(official), "--format", "json"])
+    said = [(d["release_number"], d["title"], d["dump_title"]) for d in json.loads(r.output)["differences"]]
+    assert [d for d in said if d[2] is not None] == [("702.116", "Surge", "Impulse")], said
+    # A summary that reads as its rule under another keyword's heading is no identical summary.
+    mutant = tmp_path / "judge-page.txt"
+    text = (CORPUS / "004_009a5df1986052e3.txt").read_text(encoding="utf-8")
+    mutant.write_text(text.replace("\nAfflict\n", "\nForesight\n", 1), encoding="utf-8")
+    before, after = _identify(official, CORPUS / "004_009a5df1986052e3.txt"), _identify(official, mutant)
+    assert after.best.substantive == before.best.substantive + 1
+    heading = [d for d in after.differences if d.kind == "heading"]
+    assert [(d.title, d.dump_title) for d in heading] == [("Afflict", "Foresight")]

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulediff.references import find_references
-from rulediff.render.passages import CONTEXT_WORDS, Passage, Run, _flags, _runs, _words, list_change, marked, plain
+from rulediff.render.excerpts import shared_windows
+from rulediff.render.passages import Passage, Run, _flags, _runs, _words, list_change, marked, plain
 from rulediff.words.diff import word_diff
 
 WORDS = st.sampled_from("the a creature’s mana (see rule 702.15b). abilities, Siege “Battles.” and/or {2} —".split())
@@ -70,7 +71,7 @@ def test_a_list_shows_the_items_that_came_and_went() -> None:
 _PLAIN_TOKEN = re.compile(r"\s+|\S+")
 
 
-def _plain_words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[tuple[Any, ...]]:
+def _plain_words(text: str, flags: list[bool], link: bool) -> list[tuple[Any, ...]]:
     refs = [
         (ref.start + m.start(), ref.start + m.end(), m.group())
         for ref in (find_references(text) if link else [])
@@ -80,34 +81,29 @@ def _plain_words(text: str, flags: list[bool], touched: set[int], link: bool) ->
     for m in _PLAIN_TOKEN.finditer(text):
         a, b = m.start(), m.end()
         if m.group().isspace():
-            out.append((m.group(), True, False, False, None))
+            out.append((m.group(), True, False, None))
             continue
         changed = any(flags[a:b])
-        near = changed or any(a <= p <= b for p in touched)
         at = a
         for s, e, n in (r for r in refs if a <= r[0] <= b and r[1] <= b):
             if s > at:
-                out.append((text[at:s], False, changed, near, None))
-            out.append((text[s:e], False, changed, near, n))
+                out.append((text[at:s], False, changed, None))
+            out.append((text[s:e], False, changed, n))
             at = e
         if at < b:
-            out.append((text[at:b], False, changed, near, None))
+            out.append((text[at:b], False, changed, None))
     return out
 
 
-def _plain_runs(words: list[tuple[Any, ...]], excerpt: bool) -> tuple[list[Run], bool]:
+def _plain_runs(words: list[tuple[Any, ...]], shown: list[tuple[int, int]] | None) -> tuple[list[Run], bool]:
     keep = [True] * len(words)
-    elided = False
-    if excerpt:
-        word_at = [k for k, w in enumerate(words) if not w[1]]
-        hot = [n for n, k in enumerate(word_at) if words[k][3]]
-        if hot:
-            width = CONTEXT_WORDS
-            wanted = {x for n in hot for x in range(max(0, n - width), min(len(word_at), n + width + 1))}
-            if len(wanted) < 0.8 * len(word_at):
-                elided = True
-                kept = {word_at[n] for n in wanted}
-                keep = [k in kept or (words[k][1] and k - 1 in kept and k + 1 in kept) for k in range(len(words))]
+    if shown:
+        starts = [sum(len(w[0]) for w in words[:k]) for k in range(len(words))]
+        inside = [not w[1] and any(a <= at < b for a, b in shown) for w, at in zip(words, starts, strict=True)]
+        keep = [
+            inside[k] or (words[k][1] and 0 < k < len(words) - 1 and inside[k - 1] and inside[k + 1])
+            for k in range(len(words))
+        ]
     runs: list[Run] = []
 
     def put(text: str, changed: bool, ref: str | None = None, gap: bool = False) -> None:
@@ -117,7 +113,7 @@ def _plain_runs(words: list[tuple[Any, ...]], excerpt: bool) -> tuple[list[Run],
         else:
             runs.append(Run(text, changed, ref, gap))
 
-    for k, (text, space, changed, _, ref) in enumerate(words):
+    for k, (text, space, changed, ref) in enumerate(words):
         if not keep[k]:
             if not runs or not runs[-1].gap:
                 put(" \u2026 " if runs else "\u2026 ", False, gap=True)
@@ -128,7 +124,7 @@ def _plain_runs(words: list[tuple[Any, ...]], excerpt: bool) -> tuple[list[Run],
             put(text, changed, ref)
     if runs and runs[-1].gap:
         runs[-1] = Run(" \u2026", gap=True)
-    return runs, elided
+    return runs, bool(shown)
 
 
 REF_WORDS = st.sampled_from(
@@ -142,12 +138,101 @@ def test_marked_runs_are_the_word_by_word_runs(a: list[str], b: list[str], link:
     """marked's tokens and runs (a tuple a token, a run's text joined once) and plain (no token at all) are
     what reading word by word makes: a word object each, runs made again for every word they take."""
     old, new = _text(a), _text(b)
-    (ot, of, oto), (nt, nf, nto) = _flags(word_diff(old, new, {}))
-    for text, flags, touched in ((ot, of, oto), (nt, nf, nto)):
-        want = _plain_words(text, flags, touched, link)
-        assert _words(text, flags, touched, link) == want
-        for excerpt in (False, True):
-            assert _runs(want, excerpt) == _plain_runs(want, excerpt)
+    pieces = word_diff(old, new, {})
+    (ot, of), (nt, nf) = _flags(pieces)
+    shown = shared_windows(pieces)
+    for text, flags, side in ((ot, of, 0), (nt, nf, 1)):
+        want = _plain_words(text, flags, link)
+        assert _words(text, flags, link) == want
+        for spans in (None, shown[side] if shown else None):
+            assert _runs(want, spans) == _plain_runs(want, spans)
     for text in (old, new):
-        words = _plain_words(text, [False] * len(text), set(), link)
-        assert plain("New", text, link).runs == _plain_runs(words, False)[0]
+        words = _plain_words(text, [False] * len(text), link)
+        assert plain("New", text, link).runs == _plain_runs(words, None)[0]
+
+
+# 601.2a as 2025-11-14 and 2026-01-16 print it (a sentence inserted), 506.4 as 2026-06-19 and 2026-08-07 do (two
+# words inserted into a long sentence).
+R601_2A = (
+    "To propose the casting of a spell, a player first moves that card (or that copy of a card) from where it is "
+    "to the stack. It becomes the topmost object on the stack. It has all the characteristics of the card (or the "
+    "copy of a card) associated with it, and that player becomes its controller. Any continuous effects that "
+    "modify the characteristics of the spell as you start casting it begin as it is put on the stack (see rule "
+    "611.2f). The spell remains on the stack until it resolves, it\u2019s countered, or a rule or effect moves it "
+    "elsewhere."
+)
+R601_2A_NEW = R601_2A.replace(
+    "(see rule 611.2f). ",
+    "(see rule 611.2f). Any one-shot effects that cause the spell to gain abilities as you cast it apply as it is "
+    "put on the stack (see rule 610.5). ",
+)
+R506_4 = (
+    "A permanent is removed from combat if it leaves the battlefield, if its controller changes, if it phases out, "
+    "if an effect specifically removes it from combat, if it\u2019s a planeswalker that\u2019s being attacked and "
+    "stops being a planeswalker, if it\u2019s a battle that\u2019s being attacked and stops being a battle, or if "
+    "it\u2019s an attacking or blocking creature that regenerates (see rule 701.19), stops being a creature, or "
+    "becomes a battle. A creature that\u2019s removed from combat stops being an attacking, blocking, blocked, "
+    "and/or unblocked creature. A planeswalker or battle that\u2019s removed from combat stops being attacked."
+)
+
+
+def _shown(p: Passage, mark: str) -> str:
+    """The passage with each stretch of marked runs between ``mark``'s two characters."""
+    out, inside = [], False
+    for r in p.runs:
+        if r.changed != inside:
+            out.append(mark[0] if r.changed else mark[1])
+            inside = r.changed
+        out.append(r.text)
+    return "".join(out) + (mark[1] if inside else "")
+
+
+def test_excerpts_of_real_rules_cut_both_sides_at_the_same_sentence_or_clause() -> None:
+    o, n = marked(R601_2A, R601_2A_NEW, {})
+    context = (
+        "Any continuous effects that modify the characteristics of the spell as you start casting it begin as it "
+        "is put on the stack (see rule 611.2f). "
+    )
+    after = (
+        "The spell remains on the stack until it resolves, it\u2019s countered, or a rule or effect moves it elsewhere."
+    )
+    assert o.excerpt and n.excerpt
+    assert o.text == "\u2026 " + context + after
+    inserted = "Any one-shot effects that cause the spell to gain abilities as you cast it apply as it is put on"
+    assert _shown(n, "{}") == "\u2026 " + context + "{" + inserted + " the stack (see rule 610.5).} " + after
+    o, n = marked(R506_4, R506_4.replace("controller changes", "controller or protector changes"), {})
+    head = "A permanent is removed from combat if it leaves the battlefield, if its controller "
+    tail = "changes, if it phases out, if an effect specifically removes it from combat, \u2026"
+    assert o.text == head + tail
+    assert _shown(n, "{}") == head + "{or protector} " + tail
+
+
+SENTENCE_WORDS = st.sampled_from("the creature player mana attacks; blocks, it. Then (see so and".split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SENTENCE_WORDS, min_size=80, max_size=200), st.data())
+def test_excerpts_show_the_same_words_around_each_change_on_both_sides(a: list[str], data: st.DataObject) -> None:
+    """Whatever the edit, an excerpt keeps on each side the same stretches of the text both sides share: with its
+    marked words taken out, the old excerpt reads as the new one, gap for gap."""
+    b = list(a)
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(b)))
+        cut = data.draw(st.integers(0, 3))
+        b[at : at + cut] = data.draw(st.lists(SENTENCE_WORDS, max_size=4))
+    old, new = _text(a), _text(b)
+    o, n = marked(old, new, {})
+    assert o.excerpt == n.excerpt
+    if not o.excerpt:
+        return
+
+    def windows(p: Passage) -> list[str]:
+        out = [""]
+        for r in p.runs:
+            if r.gap:
+                out.append("")
+            elif not r.changed:
+                out[-1] += r.text
+        return [" ".join(w.split()) for w in out]
+
+    assert windows(o) == windows(n)

@@ -26,6 +26,40 @@ def _visible(old: str, new: str, nmap: dict[str, str | list[str]] | None = None)
 @pytest.mark.parametrize(
     ("old", "new"),
     [
+        # 2002-02-20 -> 2002-10-07 420.5e: single quotes became double quotes.
+        ("This is called 'the Legend rule.' In the event", 'This is called "the Legend rule." In the event'),
+        # Straight and curly, single and double, apostrophes beside them.
+        ("it's called 'the Legend rule.'", "it\u2019s called \u201cthe Legend rule.\u201d"),
+        ("See \"Intervening 'If' Clause.\"", 'See "Intervening "If\' Clause."'),
+        ("a ''quoted'' word", 'a "quoted" word'),
+        ('the "legend rule."', "the \u2018legend rule.\u2019"),
+    ],
+)
+def test_quote_style_is_typography(old: str, new: str) -> None:
+    """Quote style (straight or curly, single or double) is typography: the words are the same words."""
+    assert nature_of(old, new) == Nature.TYPOGRAPHY_ONLY
+    assert not _visible(old, new)
+    # Beside a real edit, the edit is substantive and shows.
+    assert nature_of("Also this. " + old, new) == Nature.SUBSTANTIVE
+    assert any("Also" in p.text for p in word_diff("Also this. " + old, new) if p.op == Op.DELETE)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Quotes added or taken away are no change of style; nor is a word inside them.
+        ("This is called the Legend rule.", 'This is called "the Legend rule."'),
+        ("This is called 'the Legend rule.'", 'This is called "the legend rules."'),
+    ],
+)
+def test_quotes_added_or_words_changed_are_not_style(old: str, new: str) -> None:
+    assert nature_of(old, new) == Nature.SUBSTANTIVE
+    assert _visible(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
         # A hyphen lost at a PDF line end (seed 003, the 2011 blog paste of 2010-10-01's section 7).
         ("not turn-based actions", "not turnbased actions"),
         ("from the main-game command zone", "from the maingame command zone"),

@@ -11,9 +11,10 @@ from rulediff import align, parse
 from rulediff.matcher.records import MUST_READ, Shown, glossary_shown, reader_changes, reader_counts, shown_as
 from rulediff.render.html import to_html
 from rulediff.render.markdown import to_markdown
+from rulediff.render.notes_json import notes_dict
 from rulediff.render.view import headline
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, cr_file, needs_cr_corpus
 
 PAIR = FIXTURES / "report"
 
@@ -105,3 +106,56 @@ def test_golden_notes_of_real_pairs(case: str, name: str) -> None:
         tree = lxml.html.document_fromstring(got)
         ids = [e.get("id") for e in tree.iter() if e.get("id")]
         assert len(ids) == len(set(ids))
+
+
+def test_a_number_printed_twice_is_said_and_told_apart_in_every_format() -> None:
+    """2009-09-04 prints 702.30d twice: its two changes are headed "702.30d (printed twice: first)" and
+    "(printed twice: second)" in the Markdown, the HTML and the notes, never two identical headings, and their
+    anchors stay unique."""
+    d = FIXTURES / "notes" / "number-printed-twice-702.30d-2009"
+    al = align(parse(str(d / "old.txt")), parse(str(d / "new.txt")))
+    md = to_markdown(al)
+    headings = [ln for ln in md.splitlines() if ln.startswith("#")]
+    assert len(headings) == len(set(headings)), headings
+    assert "### 702.30d (printed twice: first) (in 702.30 Kicker)" in headings
+    assert "### 702.30d (printed twice: second) (in 702.30 Kicker)" in headings
+    tree = lxml.html.document_fromstring(to_html(al))
+    said = [" ".join(h.text_content().split()) for h in tree.iter("h3") if "702.30d" in h.text_content()]
+    assert said == ["702.30d (printed twice: first)", "702.30d (printed twice: second)"], said
+    ids = [e.get("id") for e in tree.iter() if e.get("id")]
+    assert len(ids) == len(set(ids)) and {"r702.30d", "r702.30d-2"} <= set(ids)
+    notes = notes_dict(al)
+    printed = [(e["number"], e["printed"]) for e in notes["changes"] if e["number"] == "702.30d"]
+    assert printed == [("702.30d", "printed twice: first"), ("702.30d", "printed twice: second")]
+    assert all(e["printed"] is None for e in notes["changes"] if e["number"] != "702.30d")
+
+
+@needs_cr_corpus
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (
+            "2009-10-01",
+            "2010-02-01",
+            [
+                "- 702.30d (printed twice: first) shifted by +2 (now 702.30f)",
+                "- 702.30d (printed twice: second) shifted by +3 (now 702.30g)",
+            ],
+        ),
+        ("2024-09-20", "2024-11-08", ["- 702.175 (printed twice: second) shifted by +1 (now 702.176)"]),
+        ("2024-07-30", "2024-09-20", ["### New keyword: Impending (702.175, printed twice: second)"]),
+        ("2004-02-01", "2004-06-01", ["**502.35b** (printed twice: second) If a spell or ability has multiple"]),
+    ],
+)
+def test_a_number_printed_twice_is_told_apart_wherever_it_is_shown(old: str, new: str, said: list[str]) -> None:
+    """Renumbering ranges and new rules say which printing of a number they are about, as headings do
+    (2009-10-01 still printed 702.30d twice; 2010-02-01 gave them 702.30f and 702.30g)."""
+    from click.testing import CliRunner
+
+    from rulediff.cli import main
+
+    r = CliRunner().invoke(main, ["diff", str(cr_file(old)), str(cr_file(new)), "--format", "md"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    for want in said:
+        assert any(ln.startswith(want) for ln in lines), (want, [ln for ln in lines if "printed" in ln])

@@ -21,7 +21,8 @@ from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes
 from rulediff.render.notes_json import notes_dict
 from rulediff.render.passages import Passage
-from rulediff.render.view import headline
+from rulediff.render.view import Entry, headline
+from rulediff.words.diff import Op, Piece, word_diff
 
 from .conftest import cr_txt_files, needs_cr_corpus
 
@@ -90,6 +91,52 @@ def _whole_words(p: Passage, full: str) -> None:
         assert (s == 0 or text[s - 1] == " ") and (e == len(text) or text[e] == " "), text
 
 
+def _hidden(p: Passage, full: str) -> list[tuple[int, int]]:
+    """The stretches of ``full`` an excerpt leaves out, gap by gap (character offsets)."""
+    shown = [""]
+    for r in p.runs:
+        if r.gap:
+            shown.append("")
+        else:
+            shown[-1] += r.text
+    out, at = [], 0
+    for k, window in enumerate(shown):
+        # (an empty window: before a gap that opens the excerpt, or after one that closes it)
+        start = full.index(window, at) if window else 0 if k == 0 else len(full)
+        if k > 0:
+            out.append((at, start))
+        at = start + len(window)
+    return out
+
+
+def _pieces_in(pieces: list[Piece], new_side: bool, span: tuple[int, int]) -> list[tuple[int, int, int]]:
+    """Which pieces of a word diff a stretch of one side covers: (piece, from, to), offsets inside the piece."""
+    out, at = [], 0
+    for k, p in enumerate(pieces):
+        text = (p.text if p.op != Op.DELETE else "") if new_side else (p.old if p.op == Op.MUTED else p.text)
+        if p.op == (Op.DELETE if new_side else Op.INSERT):
+            text = ""
+        a, b = max(span[0], at), min(span[1], at + len(text))
+        if a < b:
+            out.append((k, a - at, b - at) if p.op == Op.EQUAL else (k, 0, -1))
+        at += len(text)
+    return out
+
+
+def _shared_bounds(al: Alignment, e: Entry, label: str) -> None:
+    """Both sides of an excerpted change are cut at the same bounds: each gap leaves out the same stretch of the
+    text both sides share (the same equal and muted pieces of the word diff), and no change."""
+    if len(e.old) == 1 and len(e.new) == 1 and (e.old[0].excerpt or e.new[0].excerpt):
+        o, n = e.old[0], e.new[0]
+        assert o.excerpt and n.excerpt, f"{e.number}: one side cut, the other whole: {label}"
+        pieces = word_diff(e.old_text, e.new_text, al.number_map)
+        was = [_pieces_in(pieces, False, s) for s in _hidden(o, e.old_text)]
+        now = [_pieces_in(pieces, True, s) for s in _hidden(n, e.new_text)]
+        assert was == now, f"{e.number}: cut at other bounds: {label}"
+        hidden = {k for gap in was for k, _, _ in gap}
+        assert all(pieces[k].op in (Op.EQUAL, Op.MUTED) for k in hidden), f"{e.number}: a change left out: {label}"
+
+
 def _check_pair(al: Alignment, stored: dict[str, int]) -> None:
     fresh = al.summary()
     counts = {s.value: n for s, n in reader_counts(fresh).items()}
@@ -127,6 +174,7 @@ def _check_pair(al: Alignment, stored: dict[str, int]) -> None:
             _whole_words(p, e.old_text)
         for p in e.new:
             _whole_words(p, e.new_text)
+        _shared_bounds(al, e, label)
         if e.shown in (Shown.EDITED, Shown.MOVED) and e.old_text != e.new_text:
             assert (e.old and e.new) or e.list_added or e.list_removed, f"{e.number} shows old and new: {label}"
         elif e.shown == Shown.EDITED:

@@ -26,7 +26,10 @@ ENCODINGS = {
     "utf-8-sig": "utf-8-sig",
 }
 BREAKS = re.compile(r"\r\r\n|\r\n|\r|\n")
-NUMBERED = re.compile(r"^(?:[1-9]\.|[1-9]\d\d\.|[1-9]\d\d\.\d+[a-z]{0,2}\.?)(?:\s|$|(?<=\.)[A-Z])")
+# (the last form is a subrule printed without its rule's digits, "408.f" in 1999-11-01, "306.b" in 2008-10-01)
+NUMBERED = re.compile(
+    r"^(?:[1-9]\.|[1-9]\d\d\.|[1-9]\d\d\.\d+[a-z]{0,2}\.?)(?:\s|$|(?<=\.)[A-Z])|^[1-9]\d\d\.[a-z]{1,2}\.?\s"
+)
 # In hard-wrapped releases a line may start with a number only because "See rule" wrapped before it.
 WRAPPED_REFERENCE = re.compile(r"\b(?:rules?|and|or|[Ss]ee)\s*$")
 

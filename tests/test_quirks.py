@@ -21,7 +21,7 @@ from rulediff.parsers.numbered import UNDERLINE_RE, is_wrapped
 from rulediff.parsers.quirks import QUIRKS, Kind
 from rulediff.text import kept_letters, normalize
 
-from .conftest import cr_manifest, cr_txt_files, needs_cr_corpus
+from .conftest import FIXTURES, cr_manifest, cr_txt_files, needs_cr_corpus
 
 
 def test_every_quirk_says_what_and_where() -> None:
@@ -278,3 +278,66 @@ def test_comparison_forms_are_derived_on_first_use_and_ignored_by_equality() -> 
     assert r.digest == twin.digest and r.same_text(twin)
     other = Rule.make(RuleNumber.parse("702.15a"), "It's here.", 1, examples=[ex], notes=["A-note"])
     assert not r.same_text(other) and other.digest == r.digest  # typography alone: equal digests
+
+
+_DIGITS_MISSING = FIXTURES / "parsers" / "official-text"
+
+
+@pytest.mark.parametrize(
+    ("case", "before", "read"),
+    [
+        ("rule-digits-missing-408.f-1999", "408.2e", {"408.2f": "Card text", "408.2g": "Game actions"}),
+        ("rule-digits-missing-306.b-2008", "306.3a", {"306.3b": "If an effect would put a creature into play att"}),
+    ],
+)
+def test_a_subrule_printed_without_its_rule_digits_is_read_as_that_subrule(
+    case: str, before: str, read: dict[str, str]
+) -> None:
+    """1999-11-01 prints 408.2f and 408.2g as "408.f" and "408.g", 2008-10-01 prints 306.3b as "306.b": each is
+    the subrule its letter continues, not text swallowed into the subrule before it."""
+    src = _DIGITS_MISSING / case / "input.txt"
+    doc = parse_bytes(src.read_bytes(), str(src), lint=True)
+    prev = doc.get(before)
+    assert prev is not None and not re.search(r"\b\d{3}\.[a-z]\b", prev.text), prev.text
+    for number, start in read.items():
+        rule = doc.get(number)
+        assert rule is not None and rule.text.startswith(start), (number, rule)
+    fired = [w for w in doc.warnings if w.quirk == "rule_digits_missing"]
+    assert len(fired) == len(read) and all(w.code == "typo" for w in fired)
+    assert not [w for w in doc.warnings if w.code == "lost-rule"]
+
+
+def _release(body: str) -> bytes:
+    head = "Comprehensive Rules\n\nThese rules are effective as of November 1, 1999.\n\n1. The Game\n\n100. General\n\n"
+    head += "100.1. These rules apply.\n\n"
+    return (head + body + "\n\nGlossary\n\nAbility\nA thing.\n\nCredits\n\nSomeone.\n").encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # One paragraph a line: "408.k" continues no subrule of 408.2 (408.2c is the last), so no rule is read.
+        "408. Timing\n\n408.1. Timing.\n\n408.2. Actions.\n\n408.2a One.\n\n408.2b Two.\n\n408.2c Three.\n\n"
+        "408.k Lost words here.\n\n409. Next\n\n409.1. Next rule.",
+        # Hard-wrapped paragraphs: the malformed number starts a line after a finished sentence.
+        "408. Timing\n\n408.1. Timing of everything that\nhappens in the game.\n\n408.2. Actions that\ndo not use the"
+        "\nstack at all.\n408.2a One of the actions\nis this one.\n408.x Lost words\nthat wrap too.\n\n409. Next\n\n"
+        "409.1. Next rule\nwraps as well.",
+    ],
+    ids=["one-paragraph-a-line", "hard-wrapped"],
+)
+def test_lint_reports_a_rule_number_with_a_letter_right_after_the_period(body: str, tmp_path: Path) -> None:
+    """A paragraph starting "NNN.x" (a letter right after the heading's period) that no quirk can read is a
+    rule lost in the text before it: lint says so, on its line."""
+    from click.testing import CliRunner
+
+    from rulediff.cli import main
+
+    src = tmp_path / "cr-cut.txt"
+    src.write_bytes(_release(body))
+    r = CliRunner().invoke(main, ["lint", str(src), "--format", "official-text"])
+    lost = [ln for ln in r.output.splitlines() if ": lost-rule: " in ln]
+    assert len(lost) == 1, r.output
+    line = int(lost[0].split(":")[1])
+    assert re.match(r"^408\.[kx] ", src.read_text().splitlines()[line - 1]), lost
+    assert "rule's digits missing" in lost[0]

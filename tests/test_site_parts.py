@@ -15,6 +15,7 @@ from rulediff.history.timeline import Stretch
 from rulediff.references import find_references
 from rulediff.site.step_cache import DIFF_HOLE, fill, glossary_step, history_step, holed
 from rulediff.words.diff import Op, Piece
+from rulediff.words.edits import renumbered_nodes
 
 
 def linker(url_of: Any) -> Any:
@@ -41,7 +42,8 @@ def linker(url_of: Any) -> Any:
 
 HISTORY_STEP = """{% macro pieces(diff, link) -%}
 {% for p in diff -%}
-{% if p.op == 1 %}<ins>{{ link(p.text) }}</ins>{% elif p.op == -1 %}<del>{{ p.text }}</del>{% elif p.op == 2 %}\
+{% if p.op == 1 %}<ins>{{ link(p.text) }}</ins>{% elif p.op == -1 %}<del>{{ p.text }}</del>\
+{% elif loop.index0 in renumbered %}{{ p.text }} <span class="renumbered">(was {{ p.old }})</span>{% elif p.op == 2 %}\
 <span class="muted" title="was: {{ p.old }}">{{ link(p.text) }}</span>{% else %}{{ link(p.text) }}{% endif %}
 {%- endfor %}
 {%- endmacro %}
@@ -63,11 +65,12 @@ GLOSSARY_STEP = """<li id="s{{ index }}" class="step{% if s.quiet %} quiet{% end
 {% endif %}: {{ s.term }}
 <span class="badge">{{ s.change }}{% if s.previous %} from {{ s.previous }}{% endif %}</span>\
 {% if s.nature and s.nature != "substantive" %} <span class="badge nature">{{ s.nature|replace("_", " ") }}</span>\
-{% endif %}
+{% endif %}{% if s.via %} <span class="badge via">{{ s.via }}</span>{% endif %}
 {% if s.diff_link %} <a class="release" href="{{ s.diff_link }}">this release's changes</a>{% endif %}</p>
 {% if s.quiet %}<details><summary>show the change ({{ s.nature|replace("_", " ") }})</summary>{% endif %}
 <p class="diff whole">{% if s.diff %}{% for p in s.diff %}{% if p.op == 1 %}<ins>{{ s.link(p.text) }}</ins>\
-{% elif p.op == -1 %}<del>{{ p.text }}</del>{% elif p.op == 2 %}<span class="muted" title="was: {{ p.old }}">\
+{% elif p.op == -1 %}<del>{{ p.text }}</del>{% elif loop.index0 in renumbered %}{{ p.text }} \
+<span class="renumbered">(was {{ p.old }})</span>{% elif p.op == 2 %}<span class="muted" title="was: {{ p.old }}">\
 {{ s.link(p.text) }}</span>{% else %}{{ s.link(p.text) }}{% endif %}{% endfor %}{% else %}{{ s.link(s.text) }}\
 {% endif %}</p>
 {% if s.quiet %}</details>{% endif %}</li>
@@ -82,8 +85,12 @@ def _url(number: str) -> str | None:
     return None if number.endswith("9") else f"../rules/{number}&x.html"
 
 
-_TEXT = st.text(alphabet="ab <>&\"'\n?_.", max_size=8) | st.sampled_from(
-    ["see rule 702.15", "rules 601.2b\u2013h and 702.9", "section 6, \u201cMultiplayer\u201d", "702.15a Lifelink"]
+_TEXT = (
+    st.text(alphabet="ab <>&\"'\n?_.", max_size=8)
+    | st.sampled_from(
+        ["see rule 702.15", "rules 601.2b\u2013h and 702.9", "section 6, \u201cMultiplayer\u201d", "702.15a Lifelink"]
+    )
+    | st.sampled_from(["702.13b", "702.13.", "\n"])
 )
 _LABEL = st.sampled_from(["2009-07-11", "2024-09-20 (re-release 2)", "a<b&c"])
 _PIECE = st.builds(Piece, st.sampled_from(list(Op)), _TEXT, _TEXT)
@@ -131,7 +138,8 @@ def _view(s: Stretch, to: str | None, **extra: Any) -> dict[str, Any]:
 def test_a_history_step_reads_as_its_template_did(s: Stretch, k: int, to: str | None, page: bool) -> None:
     got = history_step(s, k, to, page, None, None)
     view = _view(s, to, diff_link=DIFF_HOLE if page else None, link=holed)
-    assert got == _ENV.from_string(HISTORY_STEP).render(s=view, index=k, first=k == 1)
+    renumbered = renumbered_nodes(s.diff)
+    assert got == _ENV.from_string(HISTORY_STEP).render(s=view, index=k, first=k == 1, renumbered=renumbered)
 
 
 @settings(max_examples=400, deadline=None)
@@ -140,7 +148,7 @@ def test_a_glossary_step_reads_as_its_template_did(s: Stretch, k: int, to: str |
     s.name = s.name or "Mana & <Burn>"
     got = glossary_step(s, k, to, diff_link, None, None)
     view = _view(s, to, term=s.name, diff_link=diff_link, link=holed)
-    assert got == _ENV.from_string(GLOSSARY_STEP).render(s=view, index=k)
+    assert got == _ENV.from_string(GLOSSARY_STEP).render(s=view, index=k, renumbered=renumbered_nodes(s.diff))
 
 
 @settings(max_examples=400, deadline=None)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Generator, Iterable, Iterator
@@ -49,13 +50,13 @@ class Texts:
             out.update((i, (t, examples_from_row(e))) for i, t, e in self.store.db.execute(q, chunk))
         return out
 
-    def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str]]]:
-        """(number, text, example texts) of version ``vid``'s rules whose number starts with ``number``,
+    def rules_under(self, vid: int, number: str) -> list[tuple[str, str, list[str], int | None]]:
+        """(number, text, example texts, lineage) of version ``vid``'s rules whose number starts with ``number``,
         in document order; the caller keeps those below it in the number tree."""
         return [
-            (n, text, examples_from_row(examples))
-            for n, text, examples in self.store.db.execute(
-                "SELECT r.number, b.text, b.examples FROM rules r JOIN bodies b ON b.id = r.body_id"
+            (n, text, examples_from_row(examples), lineage)
+            for n, text, examples, lineage in self.store.db.execute(
+                "SELECT r.number, b.text, b.examples, r.lineage FROM rules r JOIN bodies b ON b.id = r.body_id"
                 " WHERE r.version_id = ? AND r.number >= ? AND r.number < ? ORDER BY r.pos",
                 (vid, number, number + "\uffff"),
             )
@@ -68,21 +69,28 @@ class Texts:
             for vid, pos, term, text in self.store.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
-    def glossary_in_order(self, version_ids: Iterable[int]) -> Iterator[tuple[int, int, str, str]]:
+    def glossary_in_order(self, version_ids: Iterable[int], norm: bool = False) -> Iterator[tuple[Any, ...]]:
         """``glossary_rows`` of the versions ``version_ids``, in that order, each version's in its own order
-        (by position): read in the table's key order and put in release order a version at a time, with no
-        sort of every row (67,000 for the official releases)."""
-        per: dict[int, list[tuple[int, int, str, str]]] = {vid: [] for vid in version_ids}
-        for row in self.store.db.execute("SELECT version_id, pos, term, text FROM glossary ORDER BY version_id, pos"):
+        (by position), with each text's comparison form when ``norm``: read in the table's key order and put in
+        release order a version at a time, with no sort of every row (67,000 for the official releases)."""
+        per: dict[int, list[tuple[Any, ...]]] = {vid: [] for vid in version_ids}
+        columns = "version_id, pos, term, text" + (", norm" if norm else "")
+        for row in self.store.db.execute(f"SELECT {columns} FROM glossary ORDER BY version_id, pos"):
             bucket = per.get(row[0])
             if bucket is not None:
                 bucket.append(row)
         for rows in per.values():
             yield from rows
 
-    def search_texts(self) -> dict[int, str]:
-        """Body id -> its searchable text (what the site's search index holds)."""
-        return dict(self.store.db.execute("SELECT id, search FROM bodies").fetchall())
+    def search_texts(self) -> dict[int, tuple[str, str]]:
+        """Body id -> (its searchable text, the text as printed: its text, examples and notes, a line each)."""
+        out = {}
+        for bid, search, text, examples, notes in self.store.db.execute(
+            "SELECT id, search, text, examples, notes FROM bodies"
+        ):
+            shown = [text, *(e[0] for e in json.loads(examples))] if examples else [text]
+            out[bid] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
+        return out
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:

@@ -99,6 +99,8 @@ def _where(d: Difference) -> str:
     where = d.dump_number or d.release_number or ""
     if d.title and not d.dump_number:
         where = f"{where} {d.title}".strip()
+    if d.dump_title:
+        where = f"{where} (dump's heading: {d.dump_title})"
     return where
 
 

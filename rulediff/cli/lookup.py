@@ -57,8 +57,10 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         elif fmt == "html":
             click.echo(environment().get_template("history_cli.html.j2").render(h=term), nl=False)
         else:
-            names = [(s.name or "", s.first.label, s.last.label) for s in term.stretches]
+            names = term.numbers()  # a name respelled (quotes, "/" for ",") is one name
             _print_timeline(f"{term.title} (glossary)", names, term.stretches, term.gone_after, substantive, whole)
+            if term.uncertain:
+                click.echo("this term passes through an uncertain match: the matcher kept a link on weak evidence")
             if mentions:
                 click.echo(f"rules that mention {query!r} (rulediff history NUMBER --as-of DATE for one):")
                 for m in mentions[:8]:

@@ -180,14 +180,15 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
     # Missing from a partial dump in between is not "gone and back".
     complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
     whole = []
+    kin = []
     for k, s in enumerate(steps):
         here = order[s.version.id]
         before = order[steps[k - 1].version.id] if k > 0 else None
         follows = before is not None and all(versions[j].id not in complete for j in range(before + 1, here))
-        whole.append(
-            (s.version, s.number, s.title, whole_text(arc, s.version.id, s.number, s.text, s.examples), follows)
-        )
-    return History(lineage, query, steps, edges, gone, stretches(whole, links), ended)
+        text, numbers = whole_read(arc, s.version.id, s.number, s.text, s.examples)
+        whole.append((s.version, s.number, s.title, text, follows))
+        kin.append(numbers)
+    return History(lineage, query, steps, edges, gone, stretches(whole, links, kin=kin), ended)
 
 
 def _say_edges(
@@ -225,18 +226,25 @@ def _say_edges(
     return ended
 
 
-def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: list[str]) -> str:
-    """The rule and everything below it in version ``vid``, one node or example a line, as printed."""
+def whole_read(
+    arc: Archive, vid: int, number: str | None, text: str, examples: list[str]
+) -> tuple[str, dict[str, int]]:
+    """The rule and everything below it in version ``vid``, one node or example a line, as printed; and the
+    lineage of each number in it (the rule's and its subrules'): which subrules of two releases are one, as
+    the matcher paired them."""
     parsed = RuleNumber.try_parse(number) if number else None
     if parsed is None:
-        return "\n".join([text, *examples])
+        return "\n".join([text, *examples]), {}
     lines = []
-    for n, t, ex in arc.texts.rules_under(vid, str(parsed)):
+    kin: dict[str, int] = {}
+    for n, t, ex, lineage in arc.texts.rules_under(vid, str(parsed)):
         child = RuleNumber.try_parse(n)
         if child is not None and (child == parsed or parsed.is_ancestor_of(child)):
             lines.append(f"{n}{'' if child.letters else '.'} {t}")
             lines.extend(ex)
-    return "\n".join(lines)
+            if lineage is not None:
+                kin.setdefault(n, lineage)
+    return "\n".join(lines), kin
 
 
 def _kind_between(

@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..words.diff import Piece, as_pairs
-from ..words.edits import EditMemo, worked_edit
+from ..words.edits import EditMemo, Pairs, worked_edit
 from ..words.records import Nature
 
 
@@ -33,6 +33,9 @@ class Stretch:
     # The text this stretch's edit starts from (the previous stretch's, under this one's number); None for
     # the first stretch. ``nature`` and ``diff`` are that edit's, once worked out (see ``work_out``).
     before: str | None = None
+    # Which subrules of ``before`` are which of ``text`` (old number, as in ``before``, -> new number), as the
+    # matcher paired them: the edit is diffed subrule by subrule (words.edits.whole_diff). None: not known.
+    pairs: Pairs | None = None
 
     @property
     def quiet(self) -> bool:
@@ -63,15 +66,20 @@ def stretches(
     links: Mapping[int, str] | None = None,
     *,
     edits: bool = True,
+    kin: Sequence[Mapping[str, int]] | None = None,
 ) -> list[Stretch]:
     """Group per-version readings into stretches. Each entry is (version, number, name, text, follows):
     ``follows`` is False when the previous archived version did not have the item (it reappears).
     ``links`` (version id -> what to say of the link into it) starts a stretch there and says it.
-    Without ``edits`` the edits (nature and word diff, the costly part) are left for the caller to work out
-    (``work_out``, with its memo) where it needs them."""
+    ``kin``, one per entry: the lineage of each number in its text (the rule and its subrules), so that an
+    edit pairs the subrules the matcher paired. Without ``edits`` the edits (nature and word diff, the costly
+    part) are left for the caller to work out (``work_out``, with its memo) where it needs them."""
     out: list[Stretch] = []
     links = links or {}
-    for v, number, name, text, follows in entries:
+    last_kin: Mapping[str, int] | None = None
+    for k, (v, number, name, text, follows) in enumerate(entries):
+        here = kin[k] if kin is not None else None
+        prev_kin, last_kin = last_kin, here  # the entry before (the previous stretch's last), and this one
         prev = out[-1] if out else None
         link = links.get(v.id) if links else None
         same = prev is not None and (prev.number, prev.name, prev.text) == (number, name, text)
@@ -94,8 +102,11 @@ def stretches(
         before = _renumbered(prev.text, prev.number, number)
         if before != text:  # an edit has a nature exactly when the texts differ (see nature_of)
             changes.append("edited")
+        pairs = _pairs(prev_kin, here, prev.number, number) if prev_kin is not None and here is not None else None
         out.append(
-            Stretch(v, v, number, name, text, " and ".join(changes) or "unchanged", None, previous, [], link, before)
+            Stretch(
+                v, v, number, name, text, " and ".join(changes) or "unchanged", None, previous, [], link, before, pairs
+            )
         )
     if edits:
         for s in out:
@@ -106,7 +117,21 @@ def stretches(
 def work_out(s: Stretch, memo: EditMemo | None = None) -> None:
     """Fill in the nature and word diff of a stretch's edit."""
     if s.before is not None and s.before != s.text:
-        s.nature, s.diff = worked_edit(s.before, s.text, memo)
+        s.nature, s.diff = worked_edit(s.before, s.text, memo, s.pairs)
+
+
+def _pairs(old: Mapping[str, int], new: Mapping[str, int], was: str | None, now: str | None) -> Pairs:
+    """The numbers of one lineage in two releases' readings of a rule (``old``, ``new``: number -> lineage),
+    old -> new; an old number as ``_renumbered`` rewrote it (the rule's own number now ``now``)."""
+    by_lineage = {lin: n for n, lin in new.items()}
+    out = []
+    for n, lin in old.items():
+        there = by_lineage.get(lin)
+        if there is not None:
+            if was and now and was != now and n.startswith(was):
+                n = now + n[len(was) :]
+            out.append((n, there))
+    return tuple(sorted(out))
 
 
 def _renumbered(text: str, old: str | None, new: str | None) -> str:

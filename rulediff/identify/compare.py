@@ -87,15 +87,19 @@ class Candidate:
 class Difference:
     """One place where the dump does not read as the release. ``kind``: substantive or references_only
     (an edited rule, by the nature classifier), edited (a keyword summary that reads otherwise than its
-    rule), renumbered, renumbered_edited, moved, moved_edited, split, merged, missing or extra; ``diff``
-    goes from the release to the dump."""
+    rule), heading (a keyword summary that reads as its rule, under another heading), renumbered,
+    renumbered_edited, moved, moved_edited, split, merged, missing or extra; ``diff`` goes from the release
+    to the dump."""
 
     kind: str
     release_number: str | None
     dump_number: str | None
-    title: str | None
+    title: str | None  # the release's heading where it has the rule, else the dump's
     line: int | None
     diff: tuple[Piece, ...]
+    # The dump's heading for the rule where it reads otherwise than the release's (the 2017 keyword page
+    # heads Surge's summary "Impulse"); None where they agree, or either has none.
+    dump_title: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +107,7 @@ class Difference:
             "release_number": self.release_number,
             "dump_number": self.dump_number,
             "title": self.title,
+            "dump_title": self.dump_title,
             "line": self.line,
             "diff": as_pairs(list(self.diff)),
         }
@@ -227,8 +232,12 @@ def compare(doc: Document, release: Document, version: VersionRow) -> tuple[Cand
             if i is None:
                 count("extra", None, entry, "extra", {})
                 continue
-            nature = _keyword_reading(entry, part, part.rules[i])[1]
-            count(_count_of(nature), part.rules[i], entry, "edited", {})
+            said = _count_of(_keyword_reading(entry, part, part.rules[i])[1])
+            if said != "substantive" and not _same_heading(entry.title or "", part.rules[i].title or ""):
+                # The summary reads as the rule, under another keyword's name: the dump says something else.
+                count("substantive", part.rules[i], entry, "heading", {})
+            else:
+                count(said, part.rules[i], entry, "edited", {})
     else:
         al = align(part, doc)
         for ch in al.changes:
@@ -271,7 +280,11 @@ def differences(pending: list[Pending]) -> list[Difference]:
     out: list[Difference] = []
     for p in pending:
         old, new = p.old, p.new
-        title = (new.title if new is not None else None) or (old.title if old is not None else None)
+        # The release is the authority on what a number is called; a dump's own heading is said beside it.
+        title = (old.title if old is not None else None) or (new.title if new is not None else None)
+        dump_title = new.title if new is not None and old is not None and old.title else None
+        if dump_title is not None and _same_heading(dump_title, title or ""):
+            dump_title = None
         if old is None and new is not None:
             diff = [Piece(Op.INSERT, _full(new))]
         elif new is None and old is not None:
@@ -289,6 +302,15 @@ def differences(pending: list[Pending]) -> list[Difference]:
                 title,
                 new.line if new is not None else None,
                 tuple(diff),
+                dump_title,
             )
         )
     return out
+
+
+def _same_heading(a: str, b: str) -> bool:
+    """Headings that read the same but for typography and case ("Living weapon", "Living Weapon"); a missing
+    heading disagrees with none."""
+    if not a or not b:
+        return True
+    return normalize(a).casefold().strip(" .") == normalize(b).casefold().strip(" .")

@@ -30,6 +30,8 @@ def summarize(diffs: list[Difference], limit: int = 3) -> list[str]:
             sign = "+" if d.kind == "missing" else "-"
             seen[f"{sign}{d.release_number or d.dump_number or ''} {_short(d.title or '', 30)}".strip()] += 1
             continue
+        if d.kind == "heading" and d.dump_title and d.title:
+            seen[f"{_short(d.dump_title)} \u2192 {_short(d.title)}"] += 1
         pieces = [p for p in d.diff if p.op in (Op.DELETE, Op.INSERT)]
         k = 0
         while k < len(pieces):

@@ -121,6 +121,9 @@ def _wrapped_paragraphs(lines: list[str], start: int, end: int) -> Iterator[Para
                 and plausible_successor(last, num)
                 and (_END_OF_PARAGRAPH.search(buf[-1]) or not _REFERENCE_LEAD.search(buf[-1]))
             )
+            # A subrule printed without its rule's digits ("408.f") after a finished sentence: read_body reads
+            # it (the rule_digits_missing quirk) or says a rule is lost there.
+            or (num is None and quirks.RULE_DIGITS_MISSING_RE.match(s) and _END_OF_PARAGRAPH.search(buf[-1]))
         ):
             yield (first + 1, " ".join(buf), indented, None)
             buf.clear()
@@ -171,11 +174,18 @@ def _read_token(token: str) -> _Reading | None:
 
 
 def _other_shape(
-    builder: TreeBuilder, s: str, line: int, indented: bool, anchor: str | None, current: int | None, wrapped: bool
+    builder: TreeBuilder,
+    s: str,
+    at: tuple[int, bool, str | None],
+    current: int | None,
+    last: RuleNumber | None,
+    wrapped: bool,
 ) -> tuple[int | None, tuple[_Reading, str, str] | None]:
     """A numbered paragraph of any shape but the common one: no blank after the number, another blank, a
     heading, a section, a typo. Read into the builder when it is no rule (None); for a rule, its reading, the
-    blank after its number and its text. The heading read so far, updated, comes first."""
+    blank after its number and its text. ``at`` is the paragraph's line, whether it was indented and its
+    anchor. The heading read so far, updated, comes first."""
+    line, indented, anchor = at
     # A rule ("702.15.") and a heading ("702. ") differ at the character after the first period (a digit or a
     # blank), so a paragraph RULE_RE reads is never a heading: it is tried first.
     h = None
@@ -199,10 +209,33 @@ def _other_shape(
         builder.rule(RuleNumber.parse(sec.group("num")), sec.group("rest"), line, anchor)
     elif len(s) <= 2 and not s.isdigit():
         builder.warn(line, f"stray text {s!r} between rules; dropped", "stray")
+    elif (missing := quirks.rule_digits_missing(s, last)) is not None:
+        num, dot, space, rest = missing
+        shown = s[: len(s) - len(rest)].strip()
+        msg = f"subrule {num} is printed {shown!r}, without its rule's digits; read as {num}"
+        builder.warn(line, msg, "typo", quirk=quirks.RULE_DIGITS_MISSING.name)
+        spelled = str(num)
+        return current, ((num, spelled, spelled, num.letters, dot), space, rest)
     else:
-        warn_disguised(builder, s, line)
+        if quirks.RULE_DIGITS_MISSING_RE.match(s):
+            warn_digits_missing(builder, s, line)
+        else:
+            warn_disguised(builder, s, line)
         builder.continuation(s, line, " " if wrapped and not indented else "\n")
     return current, None
+
+
+def warn_digits_missing(builder: TreeBuilder, s: str, line: int) -> None:
+    """Say so when a paragraph read as text starts like a rule number with a letter right after the heading's
+    period ('408.f'): a subrule whose rule digits are missing, lost in the text before it unless the
+    ``rule_digits_missing`` quirk could tell which rule it continues."""
+    shown = s.split(None, 1)[0][:12]
+    builder.warn(
+        line,
+        f"{shown!r} looks like a rule number with its rule's digits missing (a letter right after the period): "
+        "read as text of the rule before it (a rule is lost here)",
+        LOST_RULE,
+    )
 
 
 def warn_disguised(builder: TreeBuilder, s: str, line: int) -> None:
@@ -248,7 +281,7 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
             num, key, spelled, letters, dot = reading
             rest = rest.lstrip(_BLANKS)
         else:
-            current, other = _other_shape(builder, s, line, indented, anchor, current, wrapped)
+            current, other = _other_shape(builder, s, (line, indented, anchor), current, last, wrapped)
             if other is None:
                 continue
             (num, key, spelled, letters, dot), space, rest = other

@@ -192,6 +192,31 @@ def stray_subrule(num: RuleNumber, last: RuleNumber | None) -> RuleNumber | None
     return RuleNumber(last.section, last.heading, last.rule, num.letters)
 
 
+# A subrule's number printed with no digits between the heading's period and its letter ("408.f").
+RULE_DIGITS_MISSING_RE = re.compile(
+    r"^(?P<heading>[1-9][0-9]{2})\.(?P<letters>[a-z]{1,2})(?P<dot>\.?)(?P<space>[ \t\u00a0]*)(?P<rest>\S.*)$", re.S
+)
+
+
+def rule_digits_missing(s: str, last: RuleNumber | None) -> tuple[RuleNumber, str, str, str] | None:
+    """'408.f' and '408.g' after 408.2e (1999-11-01), '306.b' after 306.3a (2008-10-01): a subrule printed
+    without its rule's digits. Read under the rule we are in when its letter continues that rule's
+    subrules; the number, the period after it, the blank after it and the text."""
+    m = RULE_DIGITS_MISSING_RE.match(s)
+    if m is None or last is None or last.rule is None or last.heading != int(m["heading"]):
+        return None
+    try:
+        expected = letter_index(last.letters) + 1 if last.letters else 0
+        if letter_index(m["letters"]) != expected:
+            return None
+    except KeyError:
+        return None
+    return RuleNumber(last.section, last.heading, last.rule, m["letters"]), m["dot"], m["space"], m["rest"]
+
+
+RULE_DIGITS_MISSING = register(
+    "rule_digits_missing", Kind.NUMBER, ("1999-11-01", "2008-10-01"), _doc(rule_digits_missing)
+)
 SPLIT_NUMBER = register(
     "split_number_typo",
     Kind.NUMBER,
@@ -226,6 +251,23 @@ NO_SPACE = register(
     Kind.TYPO,
     ("1999-04-23..1999-11-01", "2022-10-07..2025-02-07"),
     """No space between a rule number and its text ('901.4.All'); read as the number and the text.""",
+)
+
+GLUED_TERM = register(
+    "glossary_term_glued_to_sense",
+    Kind.TYPO,
+    ("2021-06-18",),
+    """A glossary term printed glued to its first numbered sense ('Exile1. A zone. ...', the next line
+    '2. To put ...'); read as the term and its sense 1.""",
+)
+
+SENTENCE_TERM = register(
+    "glossary_term_at_end_of_entry",
+    Kind.TYPO,
+    ("2003-05-26",),
+    """A glossary term printed as the last line of the entry before, its text after a blank line ('Echo ... /
+    Effect / / "Ability" and "effect" are often confused ...'): the sentence is no term; read as the text of
+    the term printed before it.""",
 )
 
 # --- printed lines rewritten before reading (parsers/official.py) ---------------------------------

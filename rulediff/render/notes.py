@@ -14,6 +14,7 @@ from ..model import Document, Rule
 from ..numbering import RuleNumber
 from ..words.diff import one_output
 from .passages import LONG, Passage, list_change, marked, plain
+from .printed import printings, said
 from .shifts import shifts
 from .view import Brief, Entry, ExampleNote, GlossaryNote, Group, Notes, headline
 
@@ -43,6 +44,12 @@ def anchor(number: RuleNumber | None, key: str, side: str = "") -> str:
         return f"{side or 'r'}{number}" if not side else f"{side}-{number}"
     slug = re.sub(r"[^a-z0-9]+", "-", key.casefold()).strip("-")[:60] or "node"
     return f"{side or 'k'}-{slug}"
+
+
+def glossary_anchor(term: str) -> str:
+    """The id a diff page gives a glossary term's change, whether a note or a brief: the site's glossary pages
+    link to it (site/glossary.py), so the one spelling is made here."""
+    return anchor(None, term, "g")
 
 
 def _slug(text: str) -> str:
@@ -103,7 +110,11 @@ def _examples(al: Alignment, ch: Change, link: bool) -> list[ExampleNote]:
     return out
 
 
-def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> Entry:
+# Position -> "printed twice: first" in the old and the new release (render/printed.py): mostly empty.
+Printings = tuple[dict[int, str], dict[int, str]]
+
+
+def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool, printed: Printings) -> Entry:
     olds = [al.old.rules[i] for i in ch.old]
     news = [al.new.rules[j] for j in ch.new]
     home = news[0] if news else olds[0]
@@ -113,7 +124,9 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
     old_numbers = [_name(r) for r in olds]
     new_numbers = [_name(r) for r in news]
     title = next((r.title for r in (*news, *olds) if r.title), None) or ""
-    label, old, new, added, removed = _passages(al, ch, shown, (old_numbers, new_numbers), (olds, news), link)
+    # The old number as a reader is told it, where the old release prints it twice.
+    told = [said(n, printed[0].get(i, "")) for n, i in zip(old_numbers, ch.old, strict=True)]
+    label, old, new, added, removed = _passages(al, ch, shown, (told, new_numbers), (olds, news), link)
     ident = ids.claim(anchor(home.number, home.key, "" if news else "old"))
     # Every number the change touches can be linked to: the other parts of a split, where the old
     # rules of a renumbering, move or merge were.
@@ -142,6 +155,7 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
         reason=ch.reason,
         extra_ids=extra,
         uncertain=ch.uncertain,
+        printed=printed[1].get(ch.new[0], "") if news else printed[0].get(ch.old[0], ""),
     )
 
 
@@ -181,7 +195,7 @@ def _passages(
         _, whole = marked(old_text, new_text, al.number_map, link)
         new = [Passage(f"New {new_numbers[0]}", whole.runs, whole.excerpt)]
     else:
-        renumbered = old_numbers != new_numbers
+        renumbered = [n.partition(" (")[0] for n in old_numbers] != new_numbers
         if shown == Shown.MOVED:
             label = f"Moved from {old_numbers[0]}" + (" and changed." if ch.kind == Kind.MOVED_EDITED else ".")
         elif renumbered:
@@ -219,6 +233,10 @@ def _groups(al: Alignment, added: list[tuple[Change, Entry]], ids: _Ids) -> list
         while root is not None and root.parent is not None and str(root.parent) in numbers:
             root = root.parent
         key = str(root) if root is not None else f"k:{r.key}"
+        if e.printed:
+            # Two new rules of one number (2024-09-20's 702.175) are two groups: a subrule goes with the heading
+            # of its printing ("702.175a", printed twice: second, with the second 702.175).
+            key += "#" + e.printed.rpartition(": ")[2]
         groups.setdefault(key, []).append(e)
         heads.setdefault(key, r)
 
@@ -232,28 +250,31 @@ def _groups(al: Alignment, added: list[tuple[Change, Entry]], ids: _Ids) -> list
     for _, key in sorted(enumerate(groups), key=lambda t: (rank(t[1]), t[0])):
         head = heads[key]
         level = rank(key)
+        twice = groups[key][0].printed if groups[key][0].number == _name(head) else ""
+        name = said(_name(head), twice)
         if level < 2:
             what = "New keyword" if level == 0 else "New keyword action"
-            label = f"{what}: {head.title} ({head.number})"
+            label = f"{what}: {head.title} ({head.number}{', ' + twice if twice else ''})"
         elif head.title:
-            label = f"New rule: {_name(head)} {head.title}"
+            label = f"New rule: {name} {head.title}"
         else:
             ctx = _context(al.new, head)
-            label = f"New rule: {_name(head)}" + (f" (in {ctx})" if ctx else "")
-        out.append(Group(ids.claim(f"new-{key}".replace(":", "-").replace(" ", "-")), label, groups[key]))
+            label = f"New rule: {name}" + (f" (in {ctx})" if ctx else "")
+        ident = f"new-{key.partition('#')[0]}".replace(":", "-").replace(" ", "-")
+        out.append(Group(ids.claim(ident), label, groups[key]))
     return out
 
 
 def _glossary_note(al: Alignment, g: GlossaryChange, ids: _Ids, link: bool) -> GlossaryNote:
     term = g.new.term if g.new else g.old.term if g.old else ""
-    ident = ids.claim(anchor(None, term, "g"))
+    ident = ids.claim(glossary_anchor(term))
     if g.old is None:
         return GlossaryNote(ident, Shown.GLOSSARY, "New term", term, None, None, plain("New", _lines(g.new), link))
     if g.new is None:
         return GlossaryNote(ident, Shown.GLOSSARY, "Term removed", term, None, plain("Old", _lines(g.old)), None)
     o, n = marked(_lines(g.old), _lines(g.new), al.number_map, link)
     renamed = g.old.term if g.old.term != g.new.term else None
-    return GlossaryNote(ident, Shown.GLOSSARY, "Term changed", term, renamed, o, n)
+    return GlossaryNote(ident, Shown.GLOSSARY, "Term changed", term, renamed, o, n, g.uncertain, g.reason)
 
 
 def _lines(entry: Any) -> str:
@@ -265,6 +286,7 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
     """The notes of ``al``: every change a reader must see exactly once, in bulletin order."""
     summary = al.summary()
     ids = _Ids()
+    printed = (printings(al.old), printings(al.new))
     added: list[tuple[Change, Entry]] = []
     changes: list[Entry] = []
     references: list[Brief] = []
@@ -277,9 +299,10 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
             continue
         if shown in briefs:
             ra, rb = al.old.rules[ch.old[0]], al.new.rules[ch.new[0]]
-            briefs[shown].append(Brief(ids.claim(anchor(rb.number, rb.key)), _name(rb), _name(ra)))
+            twice = printed[1].get(ch.new[0], ""), printed[0].get(ch.old[0], "")
+            briefs[shown].append(Brief(ids.claim(anchor(rb.number, rb.key)), _name(rb), _name(ra), "", *twice))
             continue
-        e = _entry(al, ch, shown, ids, link)
+        e = _entry(al, ch, shown, ids, link, printed)
         if shown == Shown.ADDED:
             added.append((ch, e))
         else:
@@ -290,11 +313,11 @@ def build_notes(al: Alignment, link: bool = True) -> Notes:
         if shown == Shown.GLOSSARY:
             glossary.append(_glossary_note(al, g, ids, link))
         elif shown in briefs and g.new is not None:
-            briefs[shown].append(Brief(ids.claim(anchor(None, g.new.term, "g")), "", "", g.new.term))
-    renumbering = shifts(al)
+            briefs[shown].append(Brief(ids.claim(glossary_anchor(g.new.term)), "", "", g.new.term))
+    renumbering = shifts(al, printed)
     for r in renumbering:
         r.anchor = ids.claim(f"renumbered-{_slug(r.first_new)}")
-        r.items = [(a, b, ids.claim(_number_id(b))) for a, b, _ in r.items]
+        r.items = [(a, b, ids.claim(_number_id(b.partition(" (")[0]))) for a, b, _ in r.items]
     return Notes(
         old=version_info(al.old),
         new=version_info(al.new),

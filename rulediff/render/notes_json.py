@@ -43,6 +43,7 @@ def _entry(e: Entry) -> dict[str, Any]:
         "list_removed": e.list_removed,
         "examples": [{"label": x.label, "old": _passage(x.old), "new": _passage(x.new)} for x in e.examples],
         "rewritten": e.rewritten,
+        "printed": e.printed or None,
         "why": None,
     }
 
@@ -62,7 +63,10 @@ def _glossary(g: GlossaryNote) -> dict[str, Any]:
 def _brief(b: Brief) -> dict[str, str | None]:
     if b.term:
         return {"term": b.term}
-    return {"number": b.number, "old_number": b.old_number}
+    out: dict[str, str | None] = {"number": b.number, "old_number": b.old_number}
+    if b.printed or b.old_printed:  # a number its release prints twice ("printed twice: second")
+        out.update(printed=b.printed or None, old_printed=b.old_printed or None)
+    return out
 
 
 def notes_dict(al: Alignment) -> dict[str, Any]:

@@ -13,10 +13,11 @@ from itertools import accumulate
 
 from ..references import find_references
 from ..words.diff import Op, Piece, word_diff
+from .excerpts import shared_windows
 
-# A rule longer than this shows only the stretches around its changes (whole words, "…" between).
+# A rule longer than this shows only the stretches around its changes (whole words, "…" between), cut at the
+# same sentence or clause bounds on both sides (excerpts.py).
 LONG = 600
-CONTEXT_WORDS = 12
 # A run of at least this many short comma-separated items is a list (205.3m's creature types).
 LIST_ITEMS = 12
 
@@ -49,14 +50,12 @@ _TOKEN = re.compile(r"\s+|\S+")
 _NUMBER = re.compile(r"[1-9]\d{2}(?:\.\d{1,3}[a-z]{0,2})?")
 
 
-def _flags(pieces: list[Piece]) -> tuple[tuple[str, list[bool], set[int]], tuple[str, list[bool], set[int]]]:
-    """Each side's text, a changed flag per character, and the places the other side changed at."""
+def _flags(pieces: list[Piece]) -> tuple[tuple[str, list[bool]], tuple[str, list[bool]]]:
+    """Each side's text and a changed flag per character."""
     old: list[str] = []
     new: list[str] = []
     fo: list[bool] = []
     fn: list[bool] = []
-    to: set[int] = set()
-    tn: set[int] = set()
     for p in pieces:
         if p.op == Op.EQUAL:
             old.append(p.text)
@@ -69,18 +68,16 @@ def _flags(pieces: list[Piece]) -> tuple[tuple[str, list[bool], set[int]], tuple
             fo += [False] * len(p.old)
             fn += [False] * len(p.text)
         elif p.op == Op.DELETE:
-            tn.add(len(fn))
             old.append(p.text)
             fo += [True] * len(p.text)
         else:
-            to.add(len(fo))
             new.append(p.text)
             fn += [True] * len(p.text)
-    return ("".join(old), fo, to), ("".join(new), fn, tn)
+    return ("".join(old), fo), ("".join(new), fn)
 
 
-# A token of one side as _words reads it: (text, is space, changed, near a change, the rule number it names).
-_Word = tuple[str, bool, bool, bool, "str | None"]
+# A token of one side as _words reads it: (text, is space, changed, the rule number it names).
+_Word = tuple[str, bool, bool, "str | None"]
 
 
 def _number_spans(text: str) -> list[tuple[int, int, str]]:
@@ -93,13 +90,12 @@ def _number_spans(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[_Word]:
+def _words(text: str, flags: list[bool], link: bool) -> list[_Word]:
     """Tokens of one side; a word is changed when any of its characters is (whole words, never cut)."""
     refs = _number_spans(text) if link else []
     # Looked up by position, not scanned per word (a long rule has hundreds of words): changed characters
-    # counted up to each position, the places the other side changed at and the references in order.
+    # counted up to each position, and the references in order.
     changed_before = [0, *accumulate(flags)]
-    places = sorted(touched)
     starts = [r[0] for r in refs]
     out: list[_Word] = []
     add = out.append
@@ -107,47 +103,41 @@ def _words(text: str, flags: list[bool], touched: set[int], link: bool) -> list[
         a, b = m.span()
         t = m.group()
         if t[0].isspace():  # (a token is all spaces or none)
-            add((t, True, False, False, None))
+            add((t, True, False, None))
             continue
         changed = changed_before[b] > changed_before[a]
-        if places:
-            k = bisect_left(places, a)
-            near = changed or (k < len(places) and places[k] <= b)
-        else:
-            near = changed
         if not refs or (x := bisect_left(starts, a)) == len(starts) or starts[x] > b:
-            add((t, False, changed, near, None))
+            add((t, False, changed, None))
             continue
         at = a
         for s, e, n in refs[x : bisect_right(starts, b)]:  # (each ends inside the token: it holds no space)
             if s > at:
-                add((text[at:s], False, changed, near, None))
-            add((text[s:e], False, changed, near, n))
+                add((text[at:s], False, changed, None))
+            add((text[s:e], False, changed, n))
             at = e
         if at < b:
-            add((text[at:b], False, changed, near, None))
+            add((text[at:b], False, changed, None))
     return out
 
 
-def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
-    """Merge words into runs; a changed run spans the spaces between its words. With ``excerpt``,
-    keep only the words near a change (a window of whole words) and put a gap where others were."""
+def _runs(words: list[_Word], shown: list[tuple[int, int]] | None) -> tuple[list[Run], bool]:
+    """Merge words into runs; a changed run spans the spaces between its words. With ``shown`` (the stretches
+    of the side's text an excerpt keeps, at word bounds), keep only the words inside them and put a gap where
+    others were."""
     keep: list[bool] | None = None
     elided = False
-    if excerpt:
-        word_at = [k for k, w in enumerate(words) if not w[1]]
-        hot = [n for n, k in enumerate(word_at) if words[k][3]]
-        if hot:
-            wanted: set[int] = set()
-            for n in hot:
-                wanted.update(range(max(0, n - CONTEXT_WORDS), min(len(word_at), n + CONTEXT_WORDS + 1)))
-            if len(wanted) < 0.8 * len(word_at):
-                elided = True
-                kept_words = {word_at[n] for n in wanted}
-                keep = [False] * len(words)
-                for k in range(len(words)):
-                    if k in kept_words or words[k][1] and k - 1 in kept_words and k + 1 in kept_words:
-                        keep[k] = True
+    if shown:
+        elided = True
+        keep = [False] * len(words)
+        at = span = 0
+        for k, w in enumerate(words):
+            while span < len(shown) and shown[span][1] <= at:
+                span += 1
+            keep[k] = not w[1] and span < len(shown) and shown[span][0] <= at
+            at += len(w[0])
+        for k in range(1, len(words) - 1):
+            if words[k][1] and keep[k - 1] and keep[k + 1]:
+                keep[k] = True
     # Runs made whole: the texts of the run under way (one that may take the next piece: neither a reference
     # nor a gap) gathered and joined once it ends, not a run made again for every word it takes.
     runs: list[Run] = []
@@ -161,7 +151,7 @@ def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
             runs.append(Run("".join(parts), marked))
             parts.clear()
 
-    for k, (text, space, changed, _, ref) in enumerate(words):
+    for k, (text, space, changed, ref) in enumerate(words):
         if keep is not None and not keep[k]:
             if parts or not runs or not runs[-1].gap:
                 close()
@@ -187,10 +177,10 @@ def _runs(words: list[_Word], excerpt: bool) -> tuple[list[Run], bool]:
 def marked(old: str, new: str, number_map: dict[str, str | list[str]], link: bool = True) -> tuple[Passage, Passage]:
     """The old and the new text, each with the words the other lacks marked; long texts excerpted."""
     pieces = word_diff(old, new, number_map)
-    (ot, of, oto), (nt, nf, nto) = _flags(pieces)
-    long = max(len(old), len(new)) > LONG
-    o_runs, o_cut = _runs(_words(ot, of, oto, False), long)
-    n_runs, n_cut = _runs(_words(nt, nf, nto, link), long)
+    (ot, of), (nt, nf) = _flags(pieces)
+    shown = shared_windows(pieces) if max(len(old), len(new)) > LONG else None
+    o_runs, o_cut = _runs(_words(ot, of, False), shown[0] if shown else None)
+    n_runs, n_cut = _runs(_words(nt, nf, link), shown[1] if shown else None)
     return Passage("Old", o_runs, o_cut), Passage("New", n_runs, n_cut)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..matcher.records import Alignment, Change, Shown, shown_as
 from ..numbering import RuleNumber, letter_index
+from .printed import said
 
 
 @dataclass(slots=True)
@@ -64,9 +65,11 @@ def _travels_inside(al: Alignment, ch: Change, sig: tuple[Any, ...] | None) -> b
     return sig is not None and sig[0] == "rule" and number is not None and bool(number.letters)
 
 
-def shifts(al: Alignment) -> list[ShiftRange]:
+def shifts(al: Alignment, printed: tuple[dict[int, str], dict[int, str]] = ({}, {})) -> list[ShiftRange]:
     """Every change read as renumbering (shown_as RENUMBERED), grouped into runs; a node without a
-    number on one side (an unnumbered keyword entry) is a run of its own."""
+    number on one side (an unnumbered keyword entry), or under a number its release prints more than once
+    (``printed``: position -> "printed twice: first", old and new release), is a run of its own, the
+    printing said beside the number."""
     out: list[ShiftRange] = []
     run: list[tuple[RuleNumber, RuleNumber]] = []
     sig: tuple[Any, ...] | None = None
@@ -97,6 +100,13 @@ def shifts(al: Alignment) -> list[ShiftRange]:
             out.append(ShiftRange(a, a, b, b, 0, 1, "", [(a, b, "")]))
             continue
         s = _signature(ra.number, rb.number)
+        twice = printed[0].get(ch.old[0], ""), printed[1].get(ch.new[0], "")
+        if any(twice):
+            flush()
+            sig = None
+            a, b = said(str(ra.number), twice[0]), said(str(rb.number), twice[1])
+            out.append(ShiftRange(a, a, b, b, s[3] if s else 0, 1, "", [(a, b, "")]))
+            continue
         if s is None or s != sig:
             flush()
             sig = s

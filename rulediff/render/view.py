@@ -106,6 +106,7 @@ class Entry:
     reason: str = ""
     extra_ids: list[str] = field(default_factory=list)  # old numbers' anchors: links to where it was
     uncertain: bool = False  # the link to the old rule stands on weak evidence
+    printed: str = ""  # "printed twice: second" when the release prints ``number`` more than once
 
 
 @dataclass(slots=True)
@@ -126,6 +127,8 @@ class GlossaryNote:
     old_term: str | None
     old: Passage | None
     new: Passage | None
+    uncertain: bool = False  # the link to the old term stands on weak evidence (``reason`` says which)
+    reason: str = ""
 
 
 @dataclass(slots=True)
@@ -137,6 +140,8 @@ class Brief:
     number: str
     old_number: str
     term: str = ""  # a glossary entry's term (then there is no number)
+    printed: str = ""  # "printed twice: first" when a release prints the number (the old one) more than once
+    old_printed: str = ""
 
 
 @dataclass(slots=True)

@@ -197,7 +197,7 @@ def links_hold(key: str, idx: RuleIndex, newest: int, stamped: str) -> bool:
 
 
 def _runs(
-    items: list[Row], order: dict[int, int], kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
+    items: list[Row], order: dict[int, int], kids: dict[int, dict[str, tuple[tuple[str, int, int], ...]]]
 ) -> list[list[Any]]:
     """A lineage's rules (``items``, in release order) as runs of consecutive releases that show the same:
     ``[first, last, number, title, body id, subrules]`` (release positions by ``order``, subrules by

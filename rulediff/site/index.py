@@ -152,22 +152,23 @@ def write_search(
     w.write("search.html", env.get_template("search.html.j2").render(count=len(entries)))
 
 
-def _search_spans(idx: RuleIndex, texts: dict[int, str]) -> list[list[Any]]:
-    """[searchable text, number, lineage, first, last] once per distinct searchable text (``texts``: body id ->
-    its text) and lineage: typography-only variants collapse. ``first`` and ``last`` are the positions of the
-    first and last version it is in; ``number`` is the one it has in that last version (its first rule there,
-    as stored)."""
+def _search_spans(idx: RuleIndex, texts: dict[int, tuple[str, str]]) -> list[list[Any]]:
+    """[text, number, lineage, first, last] once per distinct searchable text (``texts``: body id -> its
+    searchable text and its text as printed) and lineage: typography-only variants collapse, the latest
+    printing shown. ``first`` and ``last`` are the positions of the first and last version it is in; ``number``
+    is the one it has in that last version (its first rule there, as stored)."""
     acc: dict[tuple[str, int], list[Any]] = {}
     for (body, lin), (first, last, number, row) in idx.spans.items():
-        key = (texts[body], lin)
+        search, shown = texts[body]
+        key = (search, lin)
         e = acc.get(key)
         if e is None:
-            acc[key] = [key[0], number, lin, first, last, row]
+            acc[key] = [shown, number, lin, first, last, row]
             continue
         if first < e[3]:
             e[3] = first
         if last > e[4] or (last == e[4] and row < e[5]):
-            e[1], e[4], e[5] = number, last, row
+            e[0], e[1], e[4], e[5] = shown, number, last, row
     return [e[:5] for e in acc.values()]
 
 

@@ -68,8 +68,8 @@ class RuleIndex:
     by_lineage: dict[int, list[Row]]
     # version id -> number -> lineage: where a reference in that version's text points
     at: dict[int, dict[str, int]]
-    # version id -> rule number -> its subrules ((number, body id), ...), for rules read whole
-    kids: dict[int, dict[str, tuple[tuple[str, int], ...]]]
+    # version id -> rule number -> its subrules ((number, body id, lineage), ...), for rules read whole
+    kids: dict[int, dict[str, tuple[tuple[str, int, int], ...]]]
     # version id -> heading or section number -> the numbers directly below it
     heads: dict[int, dict[str, list[str]]]
     paths: dict[int, str]
@@ -95,7 +95,7 @@ class RuleIndex:
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {}
-        kids: dict[int, dict[str, list[tuple[str, int]]]] = {}
+        kids: dict[int, dict[str, list[tuple[str, int, int]]]] = {}
         heads: dict[int, dict[str, list[str]]] = {}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
@@ -105,7 +105,7 @@ class RuleIndex:
         for k, v in enumerate(versions):
             vid = v.id
             book: dict[str, int] = {}
-            below: dict[str, list[tuple[str, int]]] = {}
+            below: dict[str, list[tuple[str, int, int]]] = {}
             head: dict[str, list[str]] = {}
             at[vid], kids[vid], heads[vid] = book, below, head
             for row in per_version.pop(vid):
@@ -133,7 +133,7 @@ class RuleIndex:
                     if parent == "":
                         parent = parents[number] = _parent_number(number)
                     if parent is not None and "." in parent:  # a subrule of a rule: read with it
-                        below.setdefault(parent, []).append((number, body))
+                        below.setdefault(parent, []).append((number, body, lin))
                     elif parent is not None:
                         head.setdefault(parent, []).append(number)
         for vid, release in (stands_by or {}).items():

@@ -22,7 +22,7 @@ from ..history.timeline import Stretch, work_out
 from ..references import find_references
 from ..support.code_digest import sources_digest
 from ..words.diff import Op
-from ..words.edits import Edit, edit_engine
+from ..words.edits import Edit, edit_engine, renumbered_nodes
 
 # A link to a rule's page as a stored step holds it: an anchor naming the rule numbers it may lead to (the first
 # that has a page wins), around its escaped reference text; ``fill`` gives it its address. Holes are made by
@@ -44,7 +44,7 @@ def part_engine() -> str:
     return sources_digest(PART_MODULES, seed=edit_engine())[:16]
 
 
-def part_key(kind: str, fields: list[str | int | bool | None]) -> str:
+def part_key(kind: str, fields: list[Any]) -> str:
     """The key of a rendered step: everything it shows but its links' addresses (``repr`` tells every
     string, number, bool and None apart)."""
     return hashlib.blake2b(repr((kind, *fields)).encode(), digest_size=16).hexdigest()
@@ -91,7 +91,7 @@ def history_step(
     into its release's diff page when it has one (``diff_page``); read back when rendered before."""
     key = part_key(
         "history",
-        [k, s.first.label, to, s.number, s.name, s.change, s.previous, s.link, diff_page, s.before, s.text],
+        [k, s.first.label, to, s.number, s.name, s.change, s.previous, s.link, diff_page, s.before, s.text, s.pairs],
     )
 
     def render() -> str:
@@ -115,13 +115,17 @@ def glossary_step(
     s: Stretch, k: int, to: str | None, diff_link: str | None, memo: StoredEdits | None, parts: StoredParts | None
 ) -> str:
     """Step ``k`` of a glossary term's page (see ``history_step``); ``diff_link`` is its release's glossary."""
-    key = part_key("glossary", [k, s.first.label, to, s.name, s.change, s.previous, diff_link, s.before, s.text])
+    key = part_key(
+        "glossary", [k, s.first.label, to, s.name, s.change, s.previous, s.link, diff_link, s.before, s.text]
+    )
 
     def render() -> str:
         work_out(s, memo)
         out = _when(k, s, to)
         out.append(f"{escape(s.name)}\n")
         out.append(_badges(s))
+        if s.link:
+            out.append(f' <span class="badge via">{escape(s.link)}</span>')
         if diff_link:
             out.append(f' <a class="release" href="{escape(diff_link)}">this release\'s changes</a>')
         return _body(out, s)
@@ -173,11 +177,14 @@ def _body(out: list[str], s: Stretch) -> str:
         out.append(f"<details><summary>show the change ({escape((s.nature or '').replace('_', ' '))})</summary>")
     out.append('<p class="diff whole">')
     if s.diff:
-        for p in s.diff:
+        renumbered = renumbered_nodes(s.diff)
+        for k, p in enumerate(s.diff):
             if p.op == Op.INSERT:
                 out.append(f"<ins>{holed(p.text)}</ins>")
             elif p.op == Op.DELETE:
                 out.append(f"<del>{escape(p.text)}</del>")
+            elif k in renumbered:  # a subrule renumbered: said so, not shown as an edit of its words
+                out.append(f'{escape(p.text)} <span class="renumbered">(was {escape(p.old)})</span>')
             elif p.op == Op.MUTED:
                 out.append(f'<span class="muted" title="was: {escape(p.old)}">{holed(p.text)}</span>')
             else:

@@ -17,8 +17,8 @@ from ..history.timeline import stretches
 from ..support.code_digest import sources_digest
 from .step_cache import StoredEdits, StoredParts, fill, history_step, part_key
 
-# (version index, number, title, body id, subrules as (number, body id)) of one rule of a lineage
-PlanEntry = tuple[int, str | None, str | None, int, tuple[tuple[str, int], ...]]
+# (version index, number, title, body id, subrules as (number, body id, lineage)) of one rule of a lineage
+PlanEntry = tuple[int, str | None, str | None, int, tuple[tuple[str, int, int], ...]]
 Url = Callable[[int, str], str | None]  # (version id, rule number) -> the address of that rule's page
 # (version id, or None for the newest release; rule number; its address then) as a page looked it up
 Lookup = tuple[int | None, str, str | None]
@@ -110,17 +110,21 @@ class StepMaker:
     def work_out(self, lin: Lineage) -> list[Step]:
         """The page's steps from the lineage's texts, each rendered or read back (see site_parts)."""
         vs, plan = self.versions, lin.plan
-        bodies = {b for *_, body, ks in plan for b in (body, *(kb for _, kb in ks))}
+        bodies = {b for *_, body, ks in plan for b in (body, *(kb for _, kb, _ in ks))}
         contents = self.arc.texts.body_contents(bodies)
-        texts: dict[tuple[str | None, int, tuple[tuple[str, int], ...]], str] = {}
+        texts: dict[tuple[str | None, int, tuple[tuple[str, int, int], ...]], str] = {}
         entries = []
+        kin: list[dict[str, int]] = []
         for (k, number, title, body, ks), follows in zip(plan, lin.follows, strict=True):
             # Most releases repeat the rule as it was: its text is put together once (and compares at once).
             text = texts.get((number, body, ks))
             if text is None:
-                text = texts[(number, body, ks)] = whole_rule(number, contents[body], [(n, contents[b]) for n, b in ks])
+                text = whole_rule(number, contents[body], [(n, contents[b]) for n, b, _ in ks])
+                texts[(number, body, ks)] = text
             entries.append((vs[k], number, title, text, follows))
-        found = stretches(entries, lin.via, edits=False)
+            # Which subrules of two releases are one: by lineage (the rule itself is this page's, -1).
+            kin.append({n: lineage for n, _, lineage in ks} | ({number: -1} if number else {}))
+        found = stretches(entries, lin.via, edits=False, kin=kin)
         # A lineage has one rule per release; a stretch starts and ends where runs do.
         at = {vs[k].id: i for i, (k, *_) in enumerate(plan)}
         run_to = {b: r for r, (_, b) in enumerate(lin.runs)}
@@ -225,9 +229,9 @@ def _anchors(plan: list[PlanEntry], k: int) -> list[str]:
     candidates = []
     if prev is None or prev[1] != here[1] or prev[3] != here[3]:
         candidates.append(f"r{here[1]}")
-    old_kids = dict(prev[4]) if prev is not None else {}
-    new_kids = dict(here[4])
-    for n, b in here[4]:
+    old_kids = {n: b for n, b, _ in prev[4]} if prev is not None else {}
+    new_kids = {n: b for n, b, _ in here[4]}
+    for n, b, _ in here[4]:
         if old_kids.get(n) != b:
             candidates.append(f"r{n}")
     for n in old_kids:

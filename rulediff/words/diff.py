@@ -27,7 +27,7 @@ except ImportError:
 from ..references import find_references, references_follow
 from ..support.constructors import slot_filler
 from ..text import normalize
-from .nature import lossy_equal, nature_of
+from .nature import lossy_equal, nature_of, quote_style_equal
 from .records import Nature
 
 # Words, runs of spaces, and single punctuation marks are the units the reader sees change.
@@ -330,7 +330,7 @@ def _mute(pieces: list[Piece], number_map: dict[str, str | list[str]], *, typogr
         nxt = pieces[k + 1] if k + 1 < len(pieces) else None
         if p.op == Op.DELETE and nxt is not None and nxt.op == Op.INSERT:
             na, nb = normalize(p.text), normalize(nxt.text)
-            same = typography and (na == nb or lossy_equal(na, nb))
+            same = typography and (na == nb or lossy_equal(na, nb) or quote_style_equal(na, nb))
             ref = False
             if typography and not same and (any(map(str.isdigit, p.text)) or any(map(str.isdigit, nxt.text))):
                 # A reference needs its "rule" lead-in to be recognised: read the words before it,

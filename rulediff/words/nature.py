@@ -32,13 +32,41 @@ def nature_of(
     b = normalize(new) if new_norm is None else new_norm
     if a == b or lossy_equal(a, b, _MARK.search(old) is not None or _MARK.search(new) is not None):
         return Nature.TYPOGRAPHY_ONLY
-    if mask_references(a) == mask_references(b) and references_follow(a, b, number_map or {}):
+    # Read again in one quote style when either side has a single quote: 'the Legend rule.' and "the Legend
+    # rule." (2002-10-07) say the same.
+    qa, qb = (one_quote_style(a), one_quote_style(b)) if "'" in a or "'" in b else (a, b)
+    if qa == qb:
+        return Nature.TYPOGRAPHY_ONLY
+    nmap = number_map or {}
+    if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _references_follow(qa, qb, nmap)):
         return Nature.REFERENCES_ONLY
     if renames:
         r = normalize(substitute(old, renames))
-        if r == b or (mask_references(r) == mask_references(b) and references_follow(r, b, number_map or {})):
+        if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
+            return Nature.RENAMED
+        if "'" in r and _references_follow(one_quote_style(r), qb, nmap):
             return Nature.RENAMED
     return Nature.SUBSTANTIVE
+
+
+def _references_follow(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:
+    return mask_references(a) == mask_references(b) and references_follow(a, b, number_map)
+
+
+def one_quote_style(text: str) -> str:
+    """``text`` (a comparison form: quotes already straight) with every quotation mark written as one: a single
+    quote, or two, as a double quote. Two texts equal in this form differ only in quote style -- straight
+    or curly (normalize already makes them straight), single or double -- which is typography: the words
+    are the same words. (An apostrophe becomes a double quote too: on both sides alike, so it still
+    compares as itself.)"""
+    if "'" not in text:
+        return text
+    return text.replace("''", '"').replace("'", '"')
+
+
+def quote_style_equal(a: str, b: str) -> bool:
+    """Do two comparison forms differ only in quote style (see ``one_quote_style``)?"""
+    return a != b and ("'" in a or "'" in b) and one_quote_style(a) == one_quote_style(b)
 
 
 # A lossy conversion (the archived 2008-05-01 text) wrote "?" for every character outside its code page.
