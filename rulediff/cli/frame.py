@@ -357,28 +357,17 @@ def add_entries(arc: Archive, items: list[Entry], quiet: bool = False, accept: b
 def say_disagreements(arc: Archive, results: list[AddResult]) -> None:
     """On stderr, where each edition just added reads otherwise than the text of its release (rule and words),
     and so does each edition archived before the text it now stands beside (the text just added)."""
-    if not results:
-        return
-    every = arc.versions.all()
+    every = arc.versions.all() if results else []
     of = arc.versions.editions(every)
-    said: set[int] = set()
-    for res in results:
-        # A text: the editions of its date archived before it, which give way to it now.
-        mine = [v for v in every if of.get(v.id) == res.version.id]
-        editions = [res.version] if res.status == "edition" else mine
-        for edition in editions:
-            if edition.id in said:
-                continue
-            said.add(edition.id)
-            places = arc.disagreements(edition)
-            for line in places[:SHOWN_PLACES]:
-                click.echo(
-                    f"rulediff: warning: {edition.source}: disagrees with the text of its release: {line}", err=True
-                )
-            if len(places) > SHOWN_PLACES:
-                click.echo(
-                    f"rulediff: warning: {edition.source}: and {len(places) - SHOWN_PLACES} more places", err=True
-                )
+    # An edition: itself. A text: the editions of its date archived before it, which give way to it now.
+    editions = {v.id: v for r in results for v in every if v.id == r.version.id and r.status == "edition"}
+    editions |= {v.id: v for r in results for v in every if of.get(v.id) == r.version.id and r.status != "edition"}
+    for edition in editions.values():
+        places = arc.disagreements(edition)
+        for line in places[:SHOWN_PLACES]:
+            click.echo(f"rulediff: warning: {edition.source}: disagrees with the text of its release: {line}", err=True)
+        if len(places) > SHOWN_PLACES:
+            click.echo(f"rulediff: warning: {edition.source}: and {len(places) - SHOWN_PLACES} more places", err=True)
 
 
 SHOWN_PLACES = 10

@@ -24,7 +24,7 @@ from ..support.worker_pool import pool as worker_pool
 from .feed import write_feed
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
-from .index import Page, new_keywords, pair_summaries, write_index, write_search
+from .index import Page, pair_summaries, write_index, write_search
 from .journal import note_digest
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
@@ -135,10 +135,8 @@ def _build(
             p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
             parts.put(uncounted[p.path], json.dumps(p.summary))
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
-
     w.write("site.css", asset("report.css"))
-    keywords = new_keywords(idx)
-    write_index(arc, every, pages, names, idx, lineage_pages, glossary, keywords, w, env)
+    keywords = write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
     write_feed(versions, pages, keywords, w)
     w.finish()
     return {

@@ -180,11 +180,12 @@ def write_index(
     idx: RuleIndex,
     lineage_pages: list[dict[str, Any]],
     glossary: list[dict[str, Any]],
-    keywords: dict[int, list[str]],
     w: SiteWriter,
     env: Any,
-) -> None:
-    """The index page: every version newest first with its counts, new ``keywords`` and the chart."""
+) -> dict[int, list[str]]:
+    """The index page: every version newest first with its counts, new keywords and the chart. Returns the new
+    keywords by version (the feed lists them too)."""
+    keywords = new_keywords(idx)
     rows = list(reversed(_version_rows(versions, pages, names, keywords)))
     aside = {p.new.id for p in pages if p.role == "beside"}
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
@@ -210,3 +211,4 @@ def write_index(
         title="Comprehensive Rules archive",
     )
     w.write("index.html", index)
+    return keywords
