@@ -58,13 +58,8 @@ class TermPair:
 
 @lru_cache(maxsize=1 << 12)
 def term_key(term: str) -> str:
-    """A term as printed, case, apostrophes, quotes and spacing aside: the same term in two releases. Curly and
-    straight quotes key alike (the PDF of 2010-10-01 prints Intervening \u201cIf\u201d Clause where its text
-    edition has straight quotes)."""
-    return " ".join(term.casefold().translate(_QUOTES).split())
-
-
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+    """A term as printed, case, apostrophes and spacing aside: the same term in two releases."""
+    return " ".join(term.casefold().replace("\u2019", "'").split())
 
 
 @lru_cache(maxsize=1 << 12)
