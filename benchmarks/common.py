@@ -14,6 +14,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CR_TXT = ROOT.parent / "shared" / "cr-corpus" / "txt"
+CR_PDF = ROOT.parent / "shared" / "cr-corpus" / "pdf"
 sys.path.insert(0, str(ROOT))
 
 

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import CR_TXT, PEER_PRELUDE, ROOT, corpus_files, peer_python, release, table
+from common import CR_PDF, CR_TXT, PEER_PRELUDE, ROOT, corpus_files, peer_python, release, table
 
 # Academy Ruins' own figures as the issue quotes them (its parser and matcher, one run, same machine).
 ACADEMY_RUINS: dict[str, tuple[float, float]] = {
@@ -41,8 +41,9 @@ ACADEMY_RUINS: dict[str, tuple[float, float]] = {
 OURS = r"""
 import json, sys, time
 from rulediff import align, parse
-# What parse() and align() import on first use (the parsers, the matcher): imports excluded, as the peer's are.
-import rulediff.matcher.classify, rulediff.parsers
+# What parse() and align() import on first use (the parsers, the matcher, PDFium's binding for the PDF rows):
+# imports excluded, as the peer's are.
+import pypdfium2, rulediff.matcher.classify, rulediff.parsers
 from rulediff.parsers import read_input
 from rulediff.parsers.base import Source
 op, args = sys.argv[1], sys.argv[2:]
@@ -262,6 +263,7 @@ def main() -> None:
         ar=ACADEMY_RUINS["parse"],
         peer=samples("parse", new, runs=n, peer=True),
     )
+    pdf_rows(t, n)
     for a, b, target in (("2025-11-14", "2026-01-16", "0.06"), ("2020-01-24", "2020-04-17", "0.06")):
         pa, pb = release(a), release(b)
         t.add(
@@ -310,6 +312,15 @@ def main() -> None:
     if not args.skip_corpus:
         corpus_rows(t, args.corpus_runs)
     print(t.render())
+
+
+def pdf_rows(t: Table, runs: int) -> None:
+    """The official PDF editions of ../shared/cr-corpus/pdf parsed (pypdfium2), each beside its date's TXT."""
+    for pdf in sorted(CR_PDF.glob("cr-*.pdf")) if CR_PDF.is_dir() else []:
+        d = pdf.name[3:11]
+        day = f"{d[:4]}-{d[4:6]}-{d[6:]}"
+        t.add(f"parse {day}, the PDF edition", samples("parse", pdf, runs=runs))
+        t.add(f"  the TXT edition of {day}", samples("parse", release(day), runs=runs))
 
 
 def hostile_rows(t: Table, runs: int) -> None:

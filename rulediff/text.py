@@ -50,7 +50,10 @@ _MARKS = re.compile(r"\((?:tm|TM|Tm|R|r)\)")
 # looking behind first): one that starts with a literal is searched for at C speed, one that starts with a
 # lookbehind is tried at every position, ten times the cost on a rule's text (test_shortcuts holds each to the
 # spelling that looks behind first).
-_ITALIC = re.compile(r"_(?<![\w_]_)([^_\n]+?)_(?![\w_])")
+# An italics marker left alone at a word's end is typography too: 2008-07-15 to 2013-07-13 print "Oracle_(TM)".
+_STRAY_ITALIC = re.compile(r"_(?<=[A-Za-z]_)(?![\w_])")
+# A doubled underscore is italics too: 2010-07-16 and 2010-10-01 wrote "__Magic: The Gathering__".
+_ITALIC = re.compile(r"_(?<![\w_]_)_?([^_\n]+?)_{1,2}(?![\w_])")
 # Markdown dumps mark emphasis with asterisks where the releases used underscores: "*Magic*", "_Magic_".
 _STAR_ITALIC = re.compile(r"\*(?<![\w*]\*)\*?([^*\n]+?)\*{1,2}(?![\w*])")
 # A hyphen a PDF copy lost at a line end ("turnbased", "maingame", "nonrepetitive") or a release
@@ -84,6 +87,8 @@ def normalize(text: str) -> str:
         s = _MARKS.sub("", s)
     if "_" in s:
         s = _ITALIC.sub(r"\1", s)
+        if "_" in s:
+            s = _STRAY_ITALIC.sub("", s)
     if "*" in s:
         s = _STAR_ITALIC.sub(r"\1", s)
     if "<" in s:

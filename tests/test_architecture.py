@@ -1,7 +1,7 @@
 """The road, computed from the code: every import of the package (lazy ones and type-only ones included) read
 with ast, no cycle among modules, nothing walking back up the stages (records -> parsers -> words -> matcher ->
-render -> archive -> history / identify / cite -> site -> cli), no module importing the package face or a shim, and
-the lists of modules that stamp stored results naming modules that exist and cover what they import.
+render -> archive -> history / identify / cite -> site / update -> cli), no module importing the package face or a
+shim, and the lists of modules that stamp stored results naming modules that exist and cover what they import.
 
     python -m tests.test_architecture      prints the stages, the arrows between them and the module count
 """
@@ -32,6 +32,7 @@ STAGES = (
     ("identify", 7),
     ("cite", 7),
     ("site", 8),
+    ("update", 8),  # following the official rules page: archives what it fetches, rebuilds the site
     ("cli", 9),
     ("face", 10),  # rulediff/__init__.py, __main__.py and the shims
 )

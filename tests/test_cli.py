@@ -42,6 +42,21 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme(command: st
     assert re.search(rf"`rulediff {re.escape(command)}\b", readme), f"README documents 'rulediff {command}'"
 
 
+def test_the_readmes_daily_run_lines_are_commands_rulediff_takes() -> None:
+    """The scheduled runs the README shows (cron, systemd, CI, the --check script) parse as rulediff's options."""
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Watching for new releases", 1)[1].split("\n## ", 1)[0]
+    assert "cron" in section and "systemd" in section and "schedule" in section and "exits 10" in section
+    runs = re.findall(r"rulediff (update[^`;>\n]*)", section)
+    assert len(runs) >= 4, runs
+    for run in runs:
+        args = [a for a in shlex.split(run) if a != "&&"]
+        r = CliRunner().invoke(main, [*args, "--help"])  # an option rulediff lacks fails before --help answers
+        assert r.exit_code == 0, f"rulediff {run}: {r.output}"
+
+
 def test_formats_lists_every_parser() -> None:
     r = CliRunner().invoke(main, ["formats"])
     for name in (

@@ -369,7 +369,7 @@ def test_shared_words_are_what_the_intersection_counts(p: Counter[str], q: Count
 
 # Each pattern of normalize that looks behind a mark, as first written (looking behind first), and its text.
 _LOOKING_BEHIND_FIRST = {
-    "_ITALIC": (r"(?<![\w_])_([^_\n]+?)_(?![\w_])", r"\1"),
+    "_ITALIC": (r"(?<![\w_])_{1,2}([^_\n]+?)_{1,2}(?![\w_])", r"\1"),
     "_STAR_ITALIC": (r"(?<![\w*])\*{1,2}([^*\n]+?)\*{1,2}(?![\w*])", r"\1"),
     "_WORD_HYPHEN": (r"(?<=[A-Za-z]{2})-(?=[A-Za-z]{2})", ""),
     "_LOSSY_APOS": (r"(?<=[A-Za-z])\?(?=(?:s|t|re|ve|ll|d|m)\b)", "'"),

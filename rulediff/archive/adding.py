@@ -30,15 +30,15 @@ from .lineages import Lineages
 from .manifest import Entry
 from .rows import VERSION_ORDER, AddResult, VersionRow, printable, published_from_name, sort_date_of
 from .store import MissingBodyError, Store, environment_error
-from .versions import Versions
+from .versions import EDITION_RANK, Versions
 
 # Files parsed ahead of the one being stored: enough to keep the worker busy, few enough to keep memory flat.
 PARSE_AHEAD = 2
 # SQLite's page cache while adding several files, in KiB (as a negative cache_size says it).
 BULK_CACHE_KIB = -32768
 
-# What labelling adds to a date's label: a re-release's publication order, or a partial dump's mark.
-_RERELEASE = re.compile(r" \((?:re-release \d+|partial(?: \d+)?)\)")
+# What labelling adds to a date's label: a re-release's publication order, a partial dump's or an edition's mark.
+_RERELEASE = re.compile(r" \((?:re-release \d+|(?:partial|docx|pdf)(?: \d+)?)\)")
 
 
 class Adding:
@@ -167,6 +167,8 @@ class Adding:
         added = self.versions.get(vid)
         if added.label.endswith(")") and "(partial" in added.label:
             return AddResult(added, "partial")
+        if f"({added.format}" in added.label and added.format in EDITION_RANK:
+            return AddResult(added, "edition")
         return AddResult(added, "re-release" if rerelease else "added")
 
     def _raw_column(self) -> bool:
@@ -186,21 +188,28 @@ class Adding:
         """Label the versions of one date that share a base label by publication: the first published keeps
         the base label, later ones are "(re-release 2)", "(re-release 3)"... A partial dump beside a complete
         release of its date is no re-release of it: it is "(partial)", "(partial 2)"..., and the releases keep
-        their labels. Was there more than one version of the date?"""
+        their labels. Nor is another edition of a release (its Word or PDF edition beside the text: see
+        ``Versions.editions``): it is "(docx)", "(pdf)", "(pdf 2)"... Was there more than one version of the date?"""
         rows = self.store.db.execute(
-            f"SELECT id, label FROM versions WHERE sort_date = ? ORDER BY {VERSION_ORDER}", (sort_date,)
+            f"SELECT id, label, format FROM versions WHERE sort_date = ? ORDER BY {VERSION_ORDER}", (sort_date,)
         ).fetchall()
+        fmt = {vid: f for vid, _, f in rows}
         group = [
             vid
-            for vid, label in rows
+            for vid, label, _ in rows
             if label == base or (label.startswith(base) and _RERELEASE.fullmatch(label[len(base) :]) is not None)
         ]
         complete = [vid for vid in group if self.versions.coverage(vid).complete]
         partial = [vid for vid in group if vid not in complete] if complete else []
-        releases = complete if complete else group
+        editions = set(self.versions.editions([v for v in self.versions.all() if v.id in complete]))
+        releases = [vid for vid in complete if vid not in editions] if complete else group
         labels = {vid: base if k == 0 else f"{base} (re-release {k + 1})" for k, vid in enumerate(releases)}
         marks = (f"{base} (partial)" if k == 0 else f"{base} (partial {k + 1})" for k in range(len(partial)))
         labels.update(zip(partial, marks, strict=True))
+        seen: dict[str, int] = {}
+        for vid in (v for v in complete if v in editions):
+            seen[fmt[vid]] = seen.get(fmt[vid], 0) + 1
+            labels[vid] = f"{base} ({fmt[vid]})" if seen[fmt[vid]] == 1 else f"{base} ({fmt[vid]} {seen[fmt[vid]]})"
         for vid, label in labels.items():
             self.store.db.execute("UPDATE versions SET label = ? WHERE id = ? AND label != ?", (label, vid, label))
         return len(rows) > 1

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Callable, Generator
@@ -17,6 +18,7 @@ from ..errors import ArchiveError
 from .adding import Adding
 from .alignments import Alignments
 from .cache import SiteCache
+from .codec import read_json
 from .connection import connect, use_wal
 from .corrections import Corrections
 from .identifications import Identifications
@@ -183,6 +185,26 @@ class Archive:
     def remove(self, ref: str) -> VersionRow:
         """Remove a version; its neighbours are re-aligned, the other versions of its date labelled again."""
         return self._adding.remove(ref)
+
+    def note(self, key: str) -> Any:
+        """A JSON value kept in the archive's meta table under ``key`` (None when none is): what ``rulediff
+        update`` remembers between runs (the validators of the page and files it fetched)."""
+        row = self.store.db.execute("SELECT value FROM meta WHERE key = ?", (f"note:{key}",)).fetchone()
+        return None if row is None else read_json(row[0], f"the note {key!r}")
+
+    def keep_note(self, key: str, value: Any) -> None:
+        """Keep ``value`` (JSON) under ``key`` in the meta table, in a transaction of its own."""
+        with self.store.transaction():
+            self.store.db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (f"note:{key}", json.dumps(value, sort_keys=True)),
+            )
+
+    def disagreements(self, edition: VersionRow) -> list[str]:
+        """Where an edition of a release reads otherwise than its text, rule and words (see ``editions.py``)."""
+        from .editions import disagreements
+
+        return disagreements(self.versions, self.alignments, edition)
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (see ``Texts.search``)."""

@@ -73,7 +73,7 @@ class VersionRow:
 @dataclass(frozen=True, slots=True)
 class AddResult:
     version: VersionRow
-    status: str  # "added", "already archived", "re-release"
+    status: str  # "added", "already archived", "re-release", "partial", "edition"
 
 
 def default_path() -> Path:

@@ -19,6 +19,15 @@ from .store import Store
 # Rebuilt documents kept in memory (a full release is a few MB of objects).
 DOCUMENT_CACHE = 12
 
+# The editions Wizards publishes a release in, after the text (the reference): which stands beside which.
+REFERENCE_FORMAT = "official-text"
+EDITION_RANK = {"docx": 1, "pdf": 2}
+
+
+def _rank(fmt: str) -> int:
+    return EDITION_RANK.get(fmt, 0)
+
+
 RuleKey = tuple[RuleNumber | None, str | None, str | None]  # (number, title, category)
 
 
@@ -124,19 +133,48 @@ class Versions:
         return [v for v in every if v.id not in aside]
 
     def release_of(self, vid: int, vs: list[VersionRow]) -> VersionRow | None:
-        """The complete release a version beside one stands by: the last complete version of its date."""
+        """The complete release a version beside one stands by: an edition's reference (``editions``), and for
+        a partial dump the last complete version of its date that is no edition."""
+        eds = self.editions(vs)
+        if vid in eds:
+            return next(v for v in vs if v.id == eds[vid])
         day = next(v.sort_date for v in vs if v.id == vid)
-        releases = [v for v in vs if v.sort_date == day and v.id != vid and self.coverage(v.id).complete]
+        releases = [
+            v for v in vs if v.sort_date == day and v.id != vid and v.id not in eds and self.coverage(v.id).complete
+        ]
         return releases[-1] if releases else None
 
     def beside(self, vs: list[VersionRow]) -> set[int]:
-        """The partial dumps among ``vs`` that stand beside a complete release of their date (a page that
-        copies part of it, or an undated dump identify placed by the release it matches): they are in the
-        timeline, but never the version in force, nor a step of a rule's history. Where no complete release of
-        a dump's date is archived, the dump stands for its date (and is not in this set)."""
+        """The versions among ``vs`` that stand beside a complete release of their date: partial dumps (a page
+        that copies part of it, or an undated dump identify placed by the release it matches) and the other
+        editions of a release (``editions``). They are in the list of versions, but never the version in force,
+        nor a step of the timeline or of a rule's history. Where no complete release of a partial dump's date
+        is archived, the dump stands for its date (and is not in this set)."""
         complete = {v.id for v in vs if self.coverage(v.id).complete}
         dates = {v.sort_date for v in vs if v.id in complete}
-        return {v.id for v in vs if v.id not in complete and v.sort_date in dates}
+        partial = {v.id for v in vs if v.id not in complete and v.sort_date in dates}
+        return partial | set(self.editions(vs))
+
+    def editions(self, vs: list[VersionRow]) -> dict[int, int]:
+        """Each edition among ``vs`` with the release it is an edition of. Wizards publishes each release as
+        text, Word and PDF; the text is the reference (EDITION_RANK): a complete Word or PDF version of a date
+        that has a complete version in a format ranked before its own is an edition of that one, not a
+        re-release. Of several references of one date (a re-release), the edition stands by the last one in
+        force from its own first day (the first, unless it was published later)."""
+        official = [v for v in vs if v.format == REFERENCE_FORMAT or v.format in EDITION_RANK]
+        by_day: dict[str, list[VersionRow]] = {}
+        for v in official:
+            if self.coverage(v.id).complete:
+                by_day.setdefault(v.sort_date, []).append(v)
+        out: dict[int, int] = {}
+        for group in by_day.values():
+            best = min(_rank(v.format) for v in group)
+            refs = [v for v in group if _rank(v.format) == best]
+            for v in group:
+                if _rank(v.format) > best:
+                    fit = [r for r in refs if r.in_force_from <= v.in_force_from] or refs[:1]
+                    out[v.id] = fit[-1].id
+        return out
 
     def _named(self, ref: str) -> VersionRow | None:
         """The version a code or label names, or None (what is no day may still name a release)."""

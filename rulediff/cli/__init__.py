@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, TextIO
 
-from . import archive, cite, corrections, documents, identify, lookup, site
+from . import archive, cite, corrections, documents, identify, lookup, site, update
 from .frame import debug_option, leave, main, os_error_line, reader_gone, say
 
 # Every command, in one place (each module imports the library inside its commands: `rulediff --help` and
@@ -29,6 +29,7 @@ COMMANDS = (
     identify.identify_command,
     cite.cite_command,
     site.report,
+    update.update,
 )
 ARCHIVE_COMMANDS = (
     archive.archive_add,

@@ -62,7 +62,8 @@ def archive_add(paths: tuple[str, ...], accept: bool) -> None:
 def archive_list(as_json: bool) -> None:
     """List archived versions: date, label, format, rules, changes since the previous one, and for an
     undated dump the release its text matches (it is placed beside it). A partial dump beside a complete
-    release of its date is counted against that release, and marked "beside" it.
+    release of its date is counted against that release, and marked "beside" it; so is the Word or PDF
+    edition of a release, marked "edition of" it.
 
     \b
     Example:
@@ -74,6 +75,7 @@ def archive_list(as_json: bool) -> None:
     with open_archive(create=False) as arc:
         versions = arc.versions.all()
         aside = arc.versions.beside(versions)
+        editions = arc.versions.editions(versions)
         summaries = arc.alignments.summaries()
         matches = {vid: i.release_label for vid, i in arc.identifications.all().items() if i.matched}
         names = arc.names.all()
@@ -103,6 +105,7 @@ def archive_list(as_json: bool) -> None:
                         "text_matches": matches.get(v.id),
                         "beside": beside.get(v.id),
                         **names.get(v.id, ReleaseName()).as_dict(),
+                        "edition_of": beside.get(v.id) if v.id in editions else None,
                     },
                     sort_keys=True,
                 )
@@ -111,7 +114,9 @@ def archive_list(as_json: bool) -> None:
     click.echo(f"{'date':<12} {'label':<34} {'format':<15} {'rules':>6} {'changes':>8}")
     for v, changes in rows:
         match = f"  text matches {matches[v.id]}" if v.id in matches else ""
-        if v.id in beside and v.id not in matches:
+        if v.id in editions and v.id in beside:
+            match += f"  ({v.format} edition of {beside[v.id]})"
+        elif v.id in beside and v.id not in matches:
             match += f"  (partial: beside {beside[v.id]})"
         match += f"  {_named(names[v.id])}" if v.id in names else ""
         click.echo(

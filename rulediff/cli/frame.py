@@ -352,7 +352,27 @@ def add_entries(arc: Archive, items: list[Entry], quiet: bool = False, accept: b
         for res in results:
             click.echo(f"{res.status:<17} {res.version.label}  ({res.version.format}, {res.version.rule_count} rules)")
         say_identified(found)
+    say_disagreements(arc, results)
     return results
+
+
+def say_disagreements(arc: Archive, results: list[AddResult]) -> None:
+    """On stderr, where each edition just added reads otherwise than the text of its release (rule and words),
+    and so does each edition archived before the text it now stands beside (the text just added)."""
+    every = arc.versions.all() if results else []
+    of = arc.versions.editions(every)
+    # An edition: itself. A text: the editions of its date archived before it, which give way to it now.
+    editions = {v.id: v for r in results for v in every if v.id == r.version.id and r.status == "edition"}
+    editions |= {v.id: v for r in results for v in every if of.get(v.id) == r.version.id and r.status != "edition"}
+    for edition in editions.values():
+        places = arc.disagreements(edition)
+        for line in places[:SHOWN_PLACES]:
+            click.echo(f"rulediff: warning: {edition.source}: disagrees with the text of its release: {line}", err=True)
+        if len(places) > SHOWN_PLACES:
+            click.echo(f"rulediff: warning: {edition.source}: and {len(places) - SHOWN_PLACES} more places", err=True)
+
+
+SHOWN_PLACES = 10
 
 
 def say_identified(found: list[tuple[VersionRow, Identified]]) -> None:

@@ -9,7 +9,7 @@ from ..errors import FormatError
 from ..model import Document
 from ..support import gc_pause as collector
 from ..support.bounded_read import MAX_BYTES, read_input
-from . import dataset, docx, html, keywords, markdown, official, pdf_paste, rst
+from . import dataset, docx, html, keywords, markdown, official, pdf, pdf_paste, rst
 from .base import Format, Source
 
 # The one ordered table of parsers. On equal sniff scores the earlier row wins.
@@ -18,6 +18,7 @@ FORMATS: dict[str, Format] = {
     for f in (
         official.FORMAT,
         docx.FORMAT,
+        pdf.FORMAT,
         pdf_paste.FORMAT,
         markdown.FORMAT,
         rst.FORMAT,

@@ -48,7 +48,7 @@ _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
-    (b"%PDF-", "a PDF file (save the rules as text, or use the .txt or .docx edition)"),
+    (b"%PDF-", "a PDF file (its text is read by the pdf format: --format pdf)"),
     (b"\x1f\x8b", "a gzip archive"),
     (b"PK\x03\x04", "a zip archive that is not a Word document"),
     (b"SQLite format 3\x00", "an SQLite database"),

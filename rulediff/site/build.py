@@ -24,6 +24,7 @@ from ..render.templating import asset, environment, made_by
 from ..support.worker_pool import pool as worker_pool
 from .api import ApiPlan, PairJob, Written, pair_files
 from .api_rules import RuleFiles
+from .feed import write_feed
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
 from .index import Page, named_pages, pair_summaries, write_index, write_search
@@ -137,7 +138,8 @@ def _build(
     write_reader(arc, versions, names, idx, w, env, parts)  # cr/: the whole rules of every release, compare.html
 
     w.write("site.css", asset("report.css"))
-    write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
+    keywords = write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
+    write_feed(versions, pages, keywords, w)
     if plan:
         plan.finish(pages, idx, terms, lineage_pages)
     w.finish()

@@ -61,6 +61,12 @@ def named_pages(
 _PAIRED_KINDS = ("unchanged", "renumbered", "edited", "renumbered_edited", "moved", "moved_edited", "split", "merged")
 
 
+def overlaps(summary: dict[str, int]) -> bool:
+    """Do a pair's two texts share any rule (partial dumps of different parts do not: "no overlap")?"""
+    paired = sum(summary.get(k, 0) for k in _PAIRED_KINDS)
+    return paired > 0 or summary.get("added", 0) + summary.get("removed", 0) > 0
+
+
 def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
     """Per version, the keyword abilities and keyword actions it introduced, read from the data: rules that
     first appear in it under a heading titled "Keyword Abilities" or "Keyword Actions" (702 and 701
@@ -93,10 +99,8 @@ def _version_rows(
         changes = None
         overlap = True
         if p is not None and p.summary:
-            s = p.summary
-            changes = reader_changes(s)
-            paired = sum(s.get(k, 0) for k in _PAIRED_KINDS)
-            overlap = paired > 0 or s.get("added", 0) + s.get("removed", 0) > 0
+            changes = reader_changes(p.summary)
+            overlap = overlaps(p.summary)
         rows.append(
             {
                 "label": v.label,
@@ -204,18 +208,28 @@ def write_index(
     glossary: list[dict[str, Any]],
     w: SiteWriter,
     env: Any,
-) -> None:
-    """The index page: every version newest first with its counts, new keywords and the chart."""
-    rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+) -> dict[int, list[str]]:
+    """The index page: every version newest first with its counts, new keywords and the chart. Returns the new
+    keywords by version (the feed lists them too)."""
+    keywords = new_keywords(idx)
+    rows = list(reversed(_version_rows(versions, pages, names, keywords)))
     aside = {p.new.id for p in pages if p.role == "beside"}
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
     labels = {v.id: v.label for v in versions}
     identified = arc.identifications.all().items()
     matches = {labels[vid]: i.release_label for vid, i in identified if i.matched and vid in labels}
     called = {labels[vid]: n.as_dict() for vid, n in arc.names.all().items() if vid in labels}
+    # A release's other editions (its Word and PDF beside its text) are listed with it, and say whose they are.
+    editions = arc.versions.editions(versions)
+    also: dict[str, list[str]] = {}
+    for vid, ref in editions.items():
+        also.setdefault(labels[ref], []).append(next(v.format for v in versions if v.id == vid))
+    edition_of = {labels[vid]: labels[ref] for vid, ref in editions.items()}
     for row in rows:
         row["matches"] = matches.get(row["label"])
         row["name"] = called.get(row["label"])
+        row["editions"] = sorted(also.get(row["label"], []))
+        row["edition_of"] = edition_of.get(row["label"])
     index = env.get_template("site_index.html.j2").render(
         versions=rows,
         pages=pages,
@@ -225,3 +239,4 @@ def write_index(
         title="Comprehensive Rules archive",
     )
     w.write("index.html", index)
+    return keywords
