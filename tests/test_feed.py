@@ -120,3 +120,19 @@ def test_a_release_entry_names_its_new_keywords(tmp_path: Path) -> None:
     new = [c.get("term") for c in entry.iter(f"{ATOM}category")]
     assert {"Offspring", "Gift", "Forage"} <= set(new)
     assert f"New keywords: {', '.join(new)}." in entry.findtext(f"{ATOM}summary")
+
+
+def test_an_entry_says_the_set_and_links_the_bulletin_where_they_are_known(tmp_path: Path) -> None:
+    with Archive.open(tmp_path / "a.sqlite") as arc:
+        arc.add_many([e for e in entries([str(CORPUS)]) if e.label in ("2011-blog", "2017-judge")])
+        arc.names.describe("2017-judge", code="AKH", set_name="Amonkhet", bulletin="https://example.org/akh-bulletin")
+        build_site(arc, tmp_path / "site")
+    feed = (tmp_path / "site" / "feed.xml").read_bytes()
+    assert SCHEMA.validate(etree.fromstring(feed)), SCHEMA.error_log
+    titles = [e.findtext(f"{ATOM}title") for e in etree.fromstring(feed).iter(f"{ATOM}entry")]
+    assert "Comprehensive Rules 2017-judge (AKH: Amonkhet)" in titles
+    assert "Comprehensive Rules 2011-blog" in titles  # no name known: the label alone, never a guess
+    (named,) = [e for e in etree.fromstring(feed).iter(f"{ATOM}entry") if "AKH" in e.findtext(f"{ATOM}title")]
+    related = [a.get("href") for a in named.iter(f"{ATOM}link") if a.get("rel") == "related"]
+    assert related == ["https://example.org/akh-bulletin"]
+    assert "Update bulletin: https://example.org/akh-bulletin" in named.findtext(f"{ATOM}summary")

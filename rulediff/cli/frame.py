@@ -318,10 +318,8 @@ def asked_day(text: str | None, what: str = "--as-of") -> str | None:
     version, unasked."""
     from ..dates import day_asked
 
-    if text is None:
-        return None
-    if any(c.isalpha() for c in text):
-        return text  # a release code or label ("THB", "2011-blog"): the archive reads it (Versions.in_force)
+    if text is None or any(c.isalpha() for c in text):
+        return text  # (a release code or label, "THB", "2011-blog": the archive reads it, Versions.in_force)
     day, notes = day_asked(text, what=what)
     for note in notes:
         click.echo(note, err=True)

@@ -139,7 +139,7 @@ def _build(
 
     w.write("site.css", asset("report.css"))
     keywords = write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
-    write_feed(versions, pages, keywords, w)
+    write_feed(versions, pages, keywords, w, arc.names.all())
     if plan:
         plan.finish(pages, idx, terms, lineage_pages)
     w.finish()

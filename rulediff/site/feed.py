@@ -16,7 +16,7 @@ from typing import Any
 
 from lxml import etree
 
-from ..archive import VersionRow
+from ..archive import ReleaseName, VersionRow
 from ..matcher.records import MUST_READ, reader_changes, reader_counts
 from .index import Page, overlaps
 from .writer import SiteWriter
@@ -63,8 +63,15 @@ def _text(parent: Any, tag: str, text: str, **attrs: str) -> Any:
     return el
 
 
-def feed_bytes(versions: list[VersionRow], pages: list[Page], keywords: dict[int, list[str]]) -> bytes:
-    """The feed of the timeline's ``versions`` (oldest first) with their diff ``pages`` and new ``keywords``."""
+def feed_bytes(
+    versions: list[VersionRow],
+    pages: list[Page],
+    keywords: dict[int, list[str]],
+    names: dict[int, ReleaseName] | None = None,
+) -> bytes:
+    """The feed of the timeline's ``versions`` (oldest first) with their diff ``pages``, new ``keywords`` and
+    what each release is called where known (``names``: its set's code and name, a re-release's name)."""
+    names = names or {}
     into = {p.new.id: p for p in pages if p.role == "consecutive"}
     dated = [(day, v) for v in versions if (day := _day(v)) is not None]
     root = etree.Element(f"{{{ATOM}}}feed", nsmap={None: ATOM})
@@ -81,7 +88,7 @@ def feed_bytes(versions: list[VersionRow], pages: list[Page], keywords: dict[int
         p = into.get(v.id)
         entry = etree.SubElement(root, f"{{{ATOM}}}entry")
         _text(entry, "id", entry_id(v))
-        _text(entry, "title", f"Comprehensive Rules {v.label}")
+        _text(entry, "title", _title(v, names.get(v.id)))
         _text(entry, "updated", _stamp(day))
         href = p.path if p is not None else "index.html"
         etree.SubElement(entry, f"{{{ATOM}}}link", rel="alternate", type="text/html", href=href)
@@ -96,10 +103,30 @@ def feed_bytes(versions: list[VersionRow], pages: list[Page], keywords: dict[int
             said = f"Since {p.old.label}: " + headline(p.summary, v.rule_count)
         if new:
             said += f" New {'keyword' if len(new) == 1 else 'keywords'}: {', '.join(new)}."
+        name = names.get(v.id)
+        if name is not None and name.bulletin:
+            said += f" Update bulletin: {name.bulletin}"
+            etree.SubElement(entry, f"{{{ATOM}}}link", rel="related", type="text/html", href=name.bulletin)
         _text(entry, "summary", said)
     return bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True))
 
 
-def write_feed(versions: list[VersionRow], pages: list[Page], keywords: dict[int, list[str]], w: SiteWriter) -> None:
+def _title(v: VersionRow, name: ReleaseName | None) -> str:
+    """'Comprehensive Rules 2020-04-17 (IKO: Ikoria: Lair of Behemoths)', the set said where it is known."""
+    if name is None or not (name.code or name.set_name or name.rerelease):
+        return f"Comprehensive Rules {v.label}"
+    called = ": ".join(x for x in (name.code, name.set_name) if x)
+    if name.rerelease:
+        called += f" ({name.rerelease})" if called else name.rerelease
+    return f"Comprehensive Rules {v.label} ({called})"
+
+
+def write_feed(
+    versions: list[VersionRow],
+    pages: list[Page],
+    keywords: dict[int, list[str]],
+    w: SiteWriter,
+    names: dict[int, ReleaseName] | None = None,
+) -> None:
     """feed.xml at the site's top."""
-    w.write(FEED, feed_bytes(versions, pages, keywords).decode("utf-8"))
+    w.write(FEED, feed_bytes(versions, pages, keywords, names).decode("utf-8"))
