@@ -22,9 +22,9 @@ from .likeness import Likeness
 from .passes import match
 from .records import Alignment, Change, ExampleChange, Kind, Pair
 from .renames import counted, through_renames
-from .renames import edited as was_edited
 from .sides import number_labels
 from .splits import regroup, splits_and_merges
+from .terms import edited as was_edited
 from .thresholds import STRUCTURAL_CUTOFF
 
 # --- natures --------------------------------------------------------------------------------------
@@ -172,7 +172,8 @@ def _changes(
     """Every node's change, in new-document order (removed nodes after the paired node before them)."""
     orules, nrules = old.rules, new.rules
     pairs, splits, merges = g.pairs, g.splits, g.merges
-    numbered = [p for p in pairs if la[p.old] is not None]
+    # (Splits and merges are told as such, not as moves: their pairs do not decide what moved.)
+    numbered = [p for p in pairs if la[p.old] is not None and p.old not in splits and p.new not in merges]
     in_order = {numbered[k].old for k in longest_increasing([p.new for p in numbered])}
     # Each change with its place in new-document order (see _order_key), sorted once at the end.
     keyed: list[tuple[tuple[int, int, int], Change]] = []

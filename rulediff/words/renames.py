@@ -50,13 +50,31 @@ def spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def substitute(text: str, renames: Sequence[Rename]) -> str:
     """``text`` with every rename applied: the old release read in the new release's words, the article
-    before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game")."""
+    before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game"); a rename of quoted
+    text only inside quotation marks."""
     for r in renames:
         olds = old_spellings(r.spellings)
         if uses(text, olds):  # (the article before a spelling is optional: the spelling alone decides)
-            to = dict(r.spellings)
-            text = _substitution(olds).sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
+            text = _renamed_in(text, _substitution(olds), dict(r.spellings), r.quoted)
     return text
+
+
+def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quotes: bool) -> str:
+    def one(m: re.Match[str]) -> str:
+        return _replace(m, to)
+
+    if not in_quotes:
+        return pattern.sub(one, text)
+    return QUOTED.sub(lambda q: pattern.sub(one, q.group(0)), text)
+
+
+# A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line.
+QUOTED = re.compile("\u201c[^\u201d\n]*\u201d|\"[^\"\n]*\"")
+
+
+def quoted(text: str) -> str:
+    """The quotations of ``text``, one a line (what a rename of quoted text reads)."""
+    return "\n".join(QUOTED.findall(text)) if ('"' in text or "\u201c" in text) else ""
 
 @lru_cache(maxsize=256)
 def old_spellings(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
