@@ -139,13 +139,13 @@ def sure(like: Likeness, placed: float) -> bool:
     return like.ratio >= RESCUE_NEAR or like.strong or (like.part and placed >= 10)
 
 
-def _texts(s: Side, nodes: Iterable[int]) -> list[int]:
+def texts(s: Side, nodes: Iterable[int]) -> list[int]:
     """The nodes of ``nodes`` compared as texts: numbered rules and subrules without a title, with some words."""
     level, rules = s.level, s.rules
     return [k for k in nodes if level[k] in _TEXT_LEVELS and not rules[k].title and content(s.masked(k))]
 
 
-class _Index:
+class ContentIndex:
     """The content words of the unpaired text nodes of one side, by word: which of them share enough meaning with
     a text. Nodes are added as they are found unpaired (a later pass may free some) and skipped once paired. Words
     many nodes hold ("player", "creature") find no candidate: each would bring dozens, and a text sharing only
@@ -162,7 +162,7 @@ class _Index:
         fresh = [k for k in nodes if k not in self.size]
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
-            for k in _texts(self.side, fresh):
+            for k in texts(self.side, fresh):
                 bag = content(masked(k))
                 size[k] = len(bag)
                 for w in bag:
@@ -242,7 +242,7 @@ class Leftovers:
 
     def __init__(self, m: Matcher) -> None:
         self.m = m
-        self.into_a, self.into_b = _Index(m.a, m.a2b), _Index(m.b, m.b2a)
+        self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
 
     def __call__(self) -> bool:
         """True when a link was made or moved."""
@@ -254,7 +254,7 @@ class Leftovers:
         return prefer_better(m, self.into_a, self.into_b) or made
 
 
-def rescue(m: Matcher, fa: list[int], into_b: _Index) -> bool:
+def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     """Every unpaired text node of one release against every unpaired text node of the other, whatever their
     levels and places: each pair that is near-identical, or alike with most of each side's meaning in the
     other (or, in places that agree, alike with half its meaning), and the best for both, is made (best first;
@@ -290,7 +290,7 @@ def rescue(m: Matcher, fa: list[int], into_b: _Index) -> bool:
     return made
 
 
-def prefer_better(m: Matcher, into_a: _Index, into_b: _Index) -> bool:
+def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> bool:
     """A link made on weak text gives way to an unpaired node of either side that is clearly the better
     counterpart (much closer text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new
     503.1 it shares a number with. The node it leaves is unpaired again, for the passes that follow. True when

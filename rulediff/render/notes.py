@@ -142,6 +142,7 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool) -> En
         reason=ch.reason,
         extra_ids=extra,
         uncertain=ch.uncertain,
+        closest=ch.closest.said() if ch.closest else "",
     )
 
 

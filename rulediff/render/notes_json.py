@@ -43,6 +43,7 @@ def _entry(e: Entry) -> dict[str, Any]:
         "list_removed": e.list_removed,
         "examples": [{"label": x.label, "old": _passage(x.old), "new": _passage(x.new)} for x in e.examples],
         "rewritten": e.rewritten,
+        "closest": e.closest or None,
         "why": None,
     }
 

@@ -106,6 +106,7 @@ class Entry:
     reason: str = ""
     extra_ids: list[str] = field(default_factory=list)  # old numbers' anchors: links to where it was
     uncertain: bool = False  # the link to the old rule stands on weak evidence
+    closest: str = ""  # a removed rule: "closest: 603.2f (0.97), refused because ..."
 
 
 @dataclass(slots=True)

@@ -1,0 +1,85 @@
+"""Why a rule left unpaired is removed: the nearest text of the other release, and what refused the link."""
+
+# Why a rule left unpaired is removed: the nearest text of the new release (by text and meaning, the likeness the
+# leftovers judge by), and what refused the link -- the text continues another rule, or too little of it is alike.
+# A reader judges the refusal ("closest: 603.2f (0.97), refused because ..."); the matcher does not change it.
+
+from __future__ import annotations
+
+from .leftovers import ContentIndex, Likeness, texts
+from .likeness import Likeness as TextLikeness
+from .likeness import OverBudgetError
+from .records import EDITED_KINDS, Change, Closest, Kind
+from .sides import Side
+from .thresholds import PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT, STRUCTURAL_CUTOFF
+
+_RULE = 2
+
+# The changes whose new nodes may hold a removed rule's words: new, edited, moved and edited, split, merged.
+_HOMES = frozenset({Kind.ADDED, Kind.SPLIT, Kind.MERGED, *EDITED_KINDS})
+
+
+def refusals(a: Side, b: Side, changes: list[Change], likeness: TextLikeness | None = None) -> dict[int, Closest]:
+    """For each removed text node of ``a`` (old position), the nearest node of ``b`` among those its words may
+    have gone to (added, edited, split, merged: an unchanged rule carries its own words) and those whose text is
+    its text word for word, and why the two are not linked. ``likeness`` remembers the texts the matcher
+    compared (most of these were)."""
+    removed = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1]
+    removed = texts(a, removed)
+    if not removed:
+        return {}
+    owner: dict[int, tuple[int, ...]] = {}
+    homes: list[int] = []
+    for ch in changes:
+        for j in ch.new:
+            owner[j] = ch.old
+            if ch.kind in _HOMES:
+                homes.append(j)
+    homes = texts(b, sorted(set(homes)))
+    index = ContentIndex(b, {})
+    index.add(homes)
+    same: dict[str, list[int]] = {}
+    for j, r in enumerate(b.rules):
+        same.setdefault(r.text, []).append(j)
+    try:
+        rows = (likeness or TextLikeness(STRUCTURAL_CUTOFF)).alike(
+            [a.masked(i) for i in removed], [b.masked(j) for j in homes]
+        )
+    except OverBudgetError:  # (texts too long to compare all: the words alone find the candidates)
+        rows = [[] for _ in removed]
+    out: dict[int, Closest] = {}
+    for i, row in zip(removed, rows, strict=True):
+        text = a.masked(i)
+        cands = {*index.near(text), *same.get(a.rules[i].text, ()), *(homes[y] for y, _ in row)}
+        best = max(
+            ((Likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
+            key=lambda t: (max(t[0].ratio, t[0].dice), -t[1]),
+            default=None,
+        )
+        if best is not None:
+            like, j = best
+            why = _why(a, b, i, j, like, owner)
+            out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
+    return out
+
+
+def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tuple[int, ...]]) -> str:
+    """What refused the link of old ``i`` with new ``j``."""
+    olds = owner.get(j, ())
+    if olds:
+        k = olds[0]
+        theirs = Likeness(a.masked(k), b.masked(j))
+        if theirs.mean >= like.mean:
+            if theirs.ratio >= 1.0:
+                return f"it continues the old {a.labels[k]} word for word"
+            return f"it continues the old {a.labels[k]} (text {theirs.ratio:.2f}, {theirs.meaning:.0%} of its meaning)"
+        return (
+            f"it continues the old {a.labels[k]}, linked first though less alike (text {theirs.ratio:.2f}, "
+            f"{theirs.meaning:.0%} of its meaning): a link to weigh by hand"
+        )
+    if like.ratio >= RESCUE_NEAR or (like.ratio >= RESCUE_TEXT and min(like.kept_a, like.kept_b) >= RESCUE_CARRIED):
+        return "another unpaired rule is as close to it: too ambiguous to link"
+    need = f"a link needs text {RESCUE_NEAR:.2f}, or {RESCUE_TEXT:.2f} with {RESCUE_CARRIED:.0%} of each side's meaning"
+    if like.meaning >= PLACED_MEANING:
+        need += f", or {PLACED_MEANING:.0%} of the meaning in places that agree"
+    return f"only {like.meaning:.0%} of its meaning is there, in text {like.ratio:.2f} alike ({need})"
