@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Protocol
 
@@ -217,6 +217,8 @@ def _placed(m: Matcher, i: int, j: int) -> float:
     of two words or more (2007-10's "The illustration credit ..." under 209 Illustration Credit went to 210.1a, not
     to the new general rule 210.1)."""
     points = _kin(m, i, j)
+    if points >= 10:
+        return points  # (under parents paired with each other, a text naming their heading tells nothing apart)
     up_a, up_b = m.a.parent[i], m.b.parent[j]
     if (up_a >= 0 and " " in (t := m.a.title(up_a)) and t in m.b.folded(j)) or (
         up_b >= 0 and " " in (t := m.b.title(up_b)) and t in m.a.folded(i)
@@ -291,12 +293,13 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
 
 
 def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> bool:
-    """A link made on weak text gives way to an unpaired node of either side that is clearly the better
-    counterpart (much closer text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new
-    503.1 it shares a number with. The node it leaves is unpaired again, for the passes that follow. True when
-    something was relinked."""
+    """A link made on weak text gives way to unpaired nodes that are clearly the better counterparts (much closer
+    text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new 503.1 it shares a number
+    with -- or, both ends at once, to an unpaired node on each side (2016-09-30's 511.1 and 511.2 traded their
+    texts). The nodes it leaves are unpaired again, for the passes that follow. True when something was
+    relinked."""
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
-    moves: list[tuple[float, int, int, int, int]] = []  # (gain, i, j, new i, new j)
+    moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
     stands = STANDS * 100
     for i, j in sorted(m.a2b.items()):
         if i in same or score[i] >= 1.0 or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
@@ -311,28 +314,59 @@ def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> boo
         # boilerplate ("Second, the active player gets priority") reads much the same under every step. The
         # places weigh in the comparison too (a tenth for a paired parent or a named heading).
         here = _placed(m, i, j)
-        for x in into_b.near(ta):
-            if x in m.b2a or (i, x) in m.rejected:
-                continue
-            like, there = Likeness(ta, m.b.masked(x)), _placed(m, i, x)
-            if like.better_than(now, (there - here) / 100) and (like.strong or there >= here):
-                moves.append((like.mean - now.mean, i, j, i, x))
-        for x in into_a.near(tb):
-            if x in m.a2b or (x, j) in m.rejected:
-                continue
-            like, there = Likeness(m.a.masked(x), tb), _placed(m, x, j)
-            if like.better_than(now, (there - here) / 100) and (like.strong or there >= here):
-                moves.append((like.mean - now.mean, i, j, x, j))
-    moves.sort(key=lambda t: (-t[0], t[1], t[3], t[4]))
+        ends_b = _better_ends(
+            now,
+            here,
+            (
+                (x, Likeness(ta, m.b.masked(x)), _placed(m, i, x))
+                for x in into_b.near(ta)
+                if x not in m.b2a and (i, x) not in m.rejected
+            ),
+        )
+        ends_a = _better_ends(
+            now,
+            here,
+            (
+                (y, Likeness(m.a.masked(y), tb), _placed(m, y, j))
+                for y in into_a.near(tb)
+                if y not in m.a2b and (y, j) not in m.rejected
+            ),
+        )
+        moves.extend((gain, i, j, [(i, x)]) for x, gain, better in ends_b if better)
+        moves.extend((gain, i, j, [(y, j)]) for y, gain, better in ends_a if better)
+        if ends_b and ends_a:
+            (x, gain_b, _), (y, gain_a, _) = ends_b[0], ends_a[0]
+            if gain_a + gain_b + now.mean >= BETTER_BY:
+                # (each end at least as good a counterpart as the link it leaves, the two together clearly better)
+                moves.append((gain_a + gain_b + now.mean, i, j, [(i, x), (y, j)]))
+    moves.sort(key=lambda t: (-t[0], t[1], t[3]))
     moved = False
-    for _, i, j, x, y in moves:
-        if m.a2b.get(i) != j or (x != i and x in m.a2b) or (y != j and y in m.b2a):
+    for _, i, j, links in moves:
+        if m.a2b.get(i) != j or any((x != i and x in m.a2b) or (y != j and y in m.b2a) for x, y in links):
             continue
         m.unpair(i)
-        like = Likeness(m.a.masked(x), m.b.masked(y))
-        why = f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
-        m.pair(x, y, like.ratio, why)
-        if not sure(like, _placed(m, x, y)):
-            m.uncertain.add(x)
+        for x, y in links:
+            like = Likeness(m.a.masked(x), m.b.masked(y))
+            why = (
+                f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
+            )
+            m.pair(x, y, like.ratio, why)
+            if not sure(like, _placed(m, x, y)):
+                m.uncertain.add(x)
         moved = True
     return moved
+
+
+def _better_ends(
+    now: Likeness, here: float, cands: Iterator[tuple[int, Likeness, float]]
+) -> list[tuple[int, float, bool]]:
+    """The candidates for one end of a link (node, its likeness with the other end, the points of its place) no
+    worse than the link and in no worse place unless strong: (node, gain in text and meaning, clearly better),
+    the best first."""
+    out = []
+    for x, like, there in cands:
+        if not (like.strong or there >= here) or like.mean + (there - here) / 100 < now.mean:
+            continue
+        out.append((x, like.mean - now.mean, like.better_than(now, (there - here) / 100)))
+    out.sort(key=lambda t: (-t[1], t[0]))
+    return out

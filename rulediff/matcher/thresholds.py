@@ -37,7 +37,7 @@ PLACED_MEANING = 0.5
 # A link made on weak text gives way to an unpaired node this much closer in text and meaning together (the mean of
 # the text likeness and the Dice share of content words), no less in meaning and at most WORSE_TEXT_BY further in
 # text.
-BETTER_BY = 0.12
+BETTER_BY = 0.1
 WORSE_TEXT_BY = 0.1
 # ... a link whose texts are at least this alike stands.
 STANDS = 0.75
