@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from rulediff.model import Document, Example, Rule, VersionInfo
-from rulediff.numbering import Level, RuleNumber, find_references, letters_at
+from rulediff.numbering import Level, RuleNumber, letters_at
+from rulediff.references import find_references
 
 _NUMBER = re.compile(r"\b[1-9]\d{2}\.\d{1,3}[a-z]{0,2}\b")
 _FILLER = (

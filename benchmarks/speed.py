@@ -139,8 +139,9 @@ def tree_rss_mib(root: int) -> float:
     return total * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def whole_process(cmd: list[str]) -> tuple[float, float, float]:
-    """Run ``cmd``: (wall s, CPU s of it and the children it waited for, peak MiB of its process tree)."""
+def whole_process(cmd: list[str], expect: int = 0) -> tuple[float, float, float]:
+    """Run ``cmd``: (wall s, CPU s of it and the children it waited for, peak MiB of its process tree). Any
+    exit code but ``expect`` is a failure of the benchmark."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     peak = 0.0
@@ -152,7 +153,7 @@ def whole_process(cmd: list[str]) -> tuple[float, float, float]:
         time.sleep(0.02)
     wall = time.perf_counter() - t
     proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
+    if proc.returncode != expect:
         err = proc.stderr.read().decode()[-300:] if proc.stderr else ""
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err}")
     return wall, usage.ru_utime + usage.ru_stime, max(peak, usage.ru_maxrss / 1024)
@@ -279,9 +280,37 @@ def main() -> None:
     runs = [whole_process(_rulediff("diff", str(old), str(new), "--format", "json")) for _ in range(n)]
     t.add("whole process: rulediff diff 2011 -> 2026 --format json", runs, target="<= 0.6 s")
     t.rows.append(("  its peak memory", fmt([r[2] for r in runs], "MiB"), "", "", "", "", "", "", ""))
+    hostile_rows(t, n)
     if not args.skip_corpus:
         corpus_rows(t, args.corpus_runs)
     print(t.render())
+
+
+def hostile_rows(t: Table, runs: int) -> None:
+    """Issue 34's hostile inputs, read to their refusal (exit 2): a rule continued over 100,000 paragraphs,
+    and files of 31 MB forced through the official-text, pdf-paste and markdown readers."""
+    head = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of January 16, 2026.\n\n"
+    head += "1. Game Concepts\n\n100. General\n\n100.1. These Magic rules apply to any Magic game.\n\n"
+    n = 31_000_000
+    inputs = {
+        "continued 100,000 times (5.4 MB)": head
+        + "".join(f"continued line {i} of the rule.\n\n" for i in range(100_000)),
+        "31 MB of paragraphs": head + ("continued line of the same rule, never ending.\n\n" * (n // 49))[:n],
+        "31 MB of one repeated subrule": head + ("100.1a. x\n" * (n // 10))[:n],
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in inputs.items():
+            path = Path(tmp) / "hostile.txt"
+            path.write_text(text)
+            formats = ["official-text"] if name.startswith("continued") else ["official-text", "pdf-paste", "markdown"]
+            for fmt in formats:
+                cmd = _rulediff("lint", str(path), "--format", fmt)
+                target = "<= 2 s" if name.startswith("continued") else "<= 10 s"
+                t.add(
+                    f"whole process: lint, {name}, {fmt} (refused)",
+                    [whole_process(cmd, 2) for _ in range(runs)],
+                    target=target,
+                )
 
 
 def _py_import() -> list[str]:

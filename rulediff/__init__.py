@@ -12,8 +12,9 @@ if TYPE_CHECKING:
     from .matcher.classify import align
     from .matcher.records import Alignment, Change, Kind
     from .model import Document, Example, GlossaryEntry, Rule, VersionInfo
-    from .numbering import RuleNumber, find_references
+    from .numbering import RuleNumber
     from .parsers import FORMATS, detect, parse_bytes, parse_file
+    from .references import find_references
     from .words.records import Nature
 
 from ._version import __version__
@@ -38,7 +39,7 @@ _HOME = {
     "Rule": "model",
     "VersionInfo": "model",
     "RuleNumber": "numbering",
-    "find_references": "numbering",
+    "find_references": "references",
     "FORMATS": "parsers",
     "detect": "parsers",
     "parse_bytes": "parsers",

@@ -11,7 +11,8 @@ from enum import StrEnum
 from typing import Any
 
 from .coverage import Coverage, covers
-from .numbering import Level, Reference, RuleNumber, find_references
+from .numbering import Level, RuleNumber
+from .references import Reference, find_references
 from .support.constructors import slot_filler
 from .text import normalize
 
@@ -204,6 +205,11 @@ class GlossaryEntry:
 
 
 _entry = slot_filler(GlossaryEntry, "term text line senses norm_cache")
+
+
+# The code of a warning that says a numbered rule was lost in the reading (its number not read as one): a file
+# with such a warning is archived only when asked (archive add --accept-warnings).
+LOST_RULE = "lost-rule"
 
 
 class Severity(StrEnum):

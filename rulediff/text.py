@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .numbering import find_references
+from .references import find_references
 
 # Typographic variants and their comparison form. Applied with str.replace, guarded by `in`: both are
 # memchr-fast, while str.translate with a dict walks every character in Python-object space.
@@ -106,6 +106,19 @@ def normalize(text: str) -> str:
         if p in s:
             s = s.replace(p, p[1])
     return s
+
+
+# Every dash and hyphen, for search: words either side stay two words ("actions\u2014untapping", "turn-based").
+_SEARCH_DASHES = re.compile(r"[-\u2010-\u2015\u2212]+")
+
+
+def searchable(text: str) -> str:
+    """What search looks through: the comparison form (:func:`normalize`) with every dash and hyphen a space,
+    where comparison joins the words ("turn-based" reads "turnbased" there, which no search for "turn-based
+    action" would find)."""
+    if "-" not in text and text.isascii():
+        return normalize(text)
+    return normalize(_SEARCH_DASHES.sub(" ", text))
 
 
 def kept_letters(text: str) -> tuple[int, int, int]:

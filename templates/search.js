@@ -6,10 +6,15 @@
   var input = document.querySelector("#search input[name=q]");
   var out = document.getElementById("results");
   var status = document.getElementById("status");
-  var lower = data.entries.map(function (e) { return (e[5] === "g" ? e[1] + " " : "") + e[0].toLowerCase(); });
-  lower = lower.map(function (s) { return s.toLowerCase(); });
+  // Texts and queries compared alike: case, quote styles and spacing aside, every dash or hyphen a space
+  // ("actions\u2014untapping", "turn-based" and "turn based" are found by either spelling).
+  function fold(s) {
+    return s.toLowerCase().replace(/[\u2018\u2019`]/g, "'").replace(/[\u201c\u201d]/g, '"')
+      .replace(/[-\u2010-\u2015\u2212]+/g, " ").replace(/\s+/g, " ").trim();
+  }
+  var lower = data.entries.map(function (e) { return fold((e[5] === "g" ? e[1] + " " : "") + e[0]); });
   function run() {
-    var q = input.value.trim().toLowerCase();
+    var q = fold(input.value);
     out.textContent = "";
     if (q.length < 2) { status.textContent = ""; return; }
     var hits = 0;

@@ -105,6 +105,14 @@ def test_unlink_and_link_through_the_cli_show_in_history(arc: Path) -> None:
     assert out.strip() == "unlinked by hand: 2009-05-01 212.2 -> 2009-07-11 301"
     _, out, _ = cli(arc, "history", "301")
     assert f"2009-07-11: 301 first seen [unlinked by hand: {WHY}]" in out and "212.2" not in out
+    # A second unlink of the same rules is refused and names the reason that stands: it is not replaced.
+    code, out, err = cli(arc, "archive", "unlink", "2009-05-01", "212.2", "2009-07-11", "301", "--reason", "other")
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"rulediff: error: {arc}: 2009-05-01 212.2 is already unlinked from 301 of 2009-07-11 by hand ({WHY!r}); "
+        "nothing changed (to give another reason: 'archive link' it, then unlink it again)"
+    )
+    assert "other" not in cli(arc, "archive", "corrections")[1]
     _, out, _ = cli(arc, "history", "212.2", "--as-of", "2009-05-01")
     assert out.splitlines()[-1] == f"gone from 2009-07-11 [unlinked by hand: {WHY}]"
     d = json.loads(cli(arc, "history", "212.2", "--as-of", "2009-05-01", "--format", "json")[1])

@@ -23,7 +23,7 @@ from rulediff.errors import RulediffError
         ("yesterday", "not a date"),
         ("2026/01/16", "not a date"),
         ("20260116", "not a date"),
-        ("", "not a date"),
+        ("", "empty"),
     ],
 )
 def test_check_day(text: str, want: str) -> None:

@@ -343,7 +343,7 @@ def test_the_command_line_writes_the_same_json(tmp_path: Path, helped: list[str 
     args = ["diff", str(PAIR / "old.txt"), str(PAIR / "new.txt"), "--format", "json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert result.output == to_json(al)
+    assert result.stdout == to_json(al)
     result = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "d.json")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "d.json").read_text(encoding="utf-8") == to_json(al)

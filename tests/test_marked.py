@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulediff.numbering import find_references
+from rulediff.references import find_references
 from rulediff.render.passages import CONTEXT_WORDS, Passage, Run, _flags, _runs, _words, list_change, marked, plain
 from rulediff.words.diff import word_diff
 

@@ -8,12 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulediff.errors import ParseError
+from rulediff.model import LOST_RULE
 from rulediff.numbering import RuleNumber
 from rulediff.parsers.build import TreeBuilder
 from rulediff.parsers.numbered import RULE_RE, Paragraph, read_body
 
 # Digits as the regex's \d reads them: ASCII and others (int() reads both).
-_DIGIT = st.sampled_from("0123456789\u0663\u0968")
+_DIGIT = st.sampled_from("0123456789")
 _SPELLING = st.builds(
     lambda h, d2, r, letters: f"{h}{d2}.{r}{letters}",
     st.sampled_from("123456789"),
@@ -70,3 +71,35 @@ def test_repeats_are_counted_per_number_whatever_the_spelling() -> None:
     ]
     with pytest.raises(ParseError, match="rule 100.1 appears more than"):
         read_body(paras, TreeBuilder("x.txt"), wrapped=False)
+
+
+# Digits no rule number is printed in (another script, fullwidth forms: the first of each run of ten), and
+# characters a copy can slip into a number (invisible joiners and spaces, combining marks, a keycap).
+_SCRIPTS = st.sampled_from(["\u0660", "\u0966", "\uff10"])
+_SLIPPED = st.sampled_from(["\u200d", "\u200b", "\u0301", "\ufe0f\u20e3", "\u2060", "\ufeff"])
+
+
+@given(
+    _SPELLING, st.one_of(_SCRIPTS.map(lambda z: ("digit", z)), _SLIPPED.map(lambda c: ("slip", c))), st.integers(0, 5)
+)
+def test_a_number_the_grammar_does_not_read_is_text_and_says_a_rule_is_lost(
+    spelling: str, odd: tuple[str, str], at: int
+) -> None:
+    """A rule number is one only as the grammar reads it (ASCII digits): a paragraph whose number holds any
+    other character is read as text of the rule before, with a lost-rule warning at its line."""
+    how, c = odd
+    digits = [k for k, ch in enumerate(spelling) if ch.isdigit()]
+    if how == "digit":  # the same digit, written in another script
+        k = digits[at % len(digits)]
+        number = spelling[:k] + chr(ord(c) + int(spelling[k])) + spelling[k + 1 :]
+    else:
+        k = min(at, len(spelling))
+        number = spelling[:k] + c + spelling[k:]
+    text = number + ". Lifelink"
+    b = TreeBuilder("x.txt")
+    read_body([Paragraph(1, "100.1. First rule.", False), Paragraph(3, text, False)], b, wrapped=False)
+    rules, warnings = b.build()
+    assert [str(r.number) for r in rules] == ["100.1"]
+    assert text in rules[0].text
+    lost = [w for w in warnings if w.code == LOST_RULE]
+    assert [w.line for w in lost] == [3] and f"looks like rule {spelling}" in lost[0].message

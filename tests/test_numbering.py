@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulediff.numbering import LETTERS, Level, RuleNumber, find_references, letter_index, letters_at
+from rulediff.numbering import LETTERS, Level, RuleNumber, letter_index, letters_at
+from rulediff.references import find_references
 
 N = RuleNumber.parse
 
@@ -146,7 +147,7 @@ _REFERENCE_PIECES = [
 
 
 def _same_search(text: str, pos: int) -> None:
-    from rulediff.numbering import _REF_RE, _search_reference
+    from rulediff.references import _REF_RE, _search_reference
 
     want, got = _REF_RE.search(text, pos), _search_reference(text, pos)
     assert (got is None) == (want is None)
@@ -196,7 +197,7 @@ def test_reference_search_tries_the_grammar_a_bounded_number_of_times(
     monkeypatch: pytest.MonkeyPatch, text: str, most: int
 ) -> None:
     """The grammar is tried at few places per number, never at every position of a hostile text."""
-    from rulediff import numbering
+    from rulediff import references as numbering
 
     tried = []
     grammar = numbering._REF_RE

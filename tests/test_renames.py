@@ -388,9 +388,7 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     monkeypatch.setattr(
         classify_module,
         "match",
-        lambda old, new, likeness=None: [
-            p for p in match(old, new, likeness) if old.rules[p.old].text != old_rules[0]
-        ],
+        lambda old, new, likeness=None: [p for p in match(old, new, likeness) if old.rules[p.old].text != old_rules[0]],
     )
     assert [(r.old, r.new, r.rules) for r in align(*_pair(old_rules, new_rules)).renames] == [("widget", "gadget", 8)]
     assert len(calls) == 1

@@ -150,18 +150,21 @@ def _search_index_as_worked_out(out: Path, archive: Path) -> None:
         paths = RuleIndex.build(arc, versions).paths
         order = {v.id: k for k, v in enumerate(versions)}
         rows = arc.db.execute(
-            "SELECT r.version_id, r.lineage, r.number, b.search FROM rules r JOIN bodies b ON b.id = r.body_id"
-            " ORDER BY r.rowid"
+            "SELECT r.version_id, r.lineage, r.number, b.search, b.text, b.examples, b.notes FROM rules r"
+            " JOIN bodies b ON b.id = r.body_id ORDER BY r.rowid"
         ).fetchall()
     seen: dict[tuple[str, int], list[Any]] = {}
-    for vid, lineage, number, text in rows:
+    for vid, lineage, number, search, text, examples, notes in rows:
         k = order[vid]
-        e = seen.setdefault((text, lineage), [k, k, number])
+        # the searchable text collapses typography; the latest printing is shown, examples and notes a line each
+        lines = [text, *(x[0] for x in json.loads(examples or "[]")), *json.loads(notes or "[]")]
+        printed = "\n".join(lines)
+        e = seen.setdefault((search, lineage), [k, k, number, printed])
         if k < e[0]:
             e[0] = k
         if k > e[1]:
-            e[1], e[2] = k, number
-    want = sorted((text, number, paths[lin], first, last) for (text, lin), (first, last, number) in seen.items())
+            e[1], e[2], e[3] = k, number, printed
+    want = sorted((shown, number, paths[lin], first, last) for (_, lin), (first, last, number, shown) in seen.items())
     assert got == want
 
 

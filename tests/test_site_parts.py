@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup, escape
 
 from rulediff.history.timeline import Stretch
-from rulediff.numbering import find_references
+from rulediff.references import find_references
 from rulediff.site.step_cache import DIFF_HOLE, fill, glossary_step, history_step, holed
 from rulediff.words.diff import Op, Piece
 
@@ -63,7 +63,7 @@ GLOSSARY_STEP = """<li id="s{{ index }}" class="step{% if s.quiet %} quiet{% end
 {% endif %}: {{ s.term }}
 <span class="badge">{{ s.change }}{% if s.previous %} from {{ s.previous }}{% endif %}</span>\
 {% if s.nature and s.nature != "substantive" %} <span class="badge nature">{{ s.nature|replace("_", " ") }}</span>\
-{% endif %}
+{% endif %}{% if s.via %} <span class="badge via">{{ s.via }}</span>{% endif %}
 {% if s.diff_link %} <a class="release" href="{{ s.diff_link }}">this release's changes</a>{% endif %}</p>
 {% if s.quiet %}<details><summary>show the change ({{ s.nature|replace("_", " ") }})</summary>{% endif %}
 <p class="diff whole">{% if s.diff %}{% for p in s.diff %}{% if p.op == 1 %}<ins>{{ s.link(p.text) }}</ins>\
@@ -161,7 +161,7 @@ def test_filled_holes_link_as_the_linker_does(a: str, b: str) -> None:
 )
 def test_references_never_overlap_so_every_text_can_be_holed(text: str) -> None:
     # holed() relies on it: each reference starts after the one before ends.
-    from rulediff.numbering import find_references
+    from rulediff.references import find_references
 
     refs = find_references(text)
     assert all(a.end <= b.start for a, b in zip(refs, refs[1:], strict=False))

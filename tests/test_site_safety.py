@@ -19,7 +19,7 @@ from rulediff.cli import main
 from rulediff.errors import OutputError
 from rulediff.site import journal
 from rulediff.site.journal import STAMP, safe_relative
-from rulediff.site.writer import SiteWriter, is_site, prepare_folder, write_if_changed
+from rulediff.site.writer import SiteWriter, digest_of, is_site, prepare_folder, write_if_changed
 
 from .conftest import FIXTURES
 
@@ -47,14 +47,16 @@ def _untouched(outside: Path) -> None:
 def test_planted_stamp_entries_delete_nothing_outside(layout: tuple[Path, Path], entry: str) -> None:
     site, outside = layout
     entry = str(outside / "x") if entry == "OUTSIDE_ABS" else entry
-    (site / STAMP).write_text(json.dumps({entry: "k", "old.html": "k"}))
-    (site / "old.html").write_text("a page of an earlier build")
+    (site / STAMP).write_text(json.dumps({entry: "k", "diff/old.html": "k"}))
+    (site / "diff").mkdir()
+    (site / "diff" / "old.html").write_text("a page of an earlier build")
     w = SiteWriter(site)
     w.write("index.html", "<p>new</p>")
     w.finish()
     _untouched(outside)
-    assert not (site / "old.html").exists()  # a page of ours that is gone is still removed
-    assert json.loads((site / STAMP).read_text()) == {}
+    # a page of ours that is gone is still removed (a stamp from before digests vouches for its own names)
+    assert not (site / "diff" / "old.html").exists()
+    assert json.loads((site / STAMP).read_text()) == {"index.html": ["", digest_of(b"<p>new</p>")]}
 
 
 def test_a_symlink_at_a_page_name_is_replaced_not_written_through(layout: tuple[Path, Path]) -> None:
@@ -254,8 +256,13 @@ def test_a_stamp_nested_past_the_decoders_depth_costs_a_full_rebuild(tmp_path: P
         out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(folder)])
         assert out.exit_code == 0, out.output
     (site / STAMP).write_text("[" * 200_000 + "]" * 200_000)
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 0, out.output  # every page made again: each the same bytes
+    (site / STAMP).write_text("[" * 200_000 + "]" * 200_000)
     (site / "index.html").write_text("changed since")
     out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
+    assert out.exit_code == 2 and "a file rulediff did not write" in out.output, out.output  # nothing vouches for it
+    out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site), "--force"])
     assert out.exit_code == 0, out.output
     pages = sorted(p.relative_to(fresh) for p in fresh.rglob("*") if p.is_file() and p.name != STAMP)
     assert pages == sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file() and p.name != STAMP)
@@ -263,9 +270,8 @@ def test_a_stamp_nested_past_the_decoders_depth_costs_a_full_rebuild(tmp_path: P
     # A stamp entry whose lookups nest past the depth: that page is made again, the rest are kept.
     stamps = json.loads((site / STAMP).read_text())
     page = min(p for p in stamps if p.startswith("rules/"))
-    stamps[page] = stamps[page].partition(" ")[0] + " " + "[" * 200_000 + "]" * 200_000
+    stamps[page][0] = stamps[page][0].partition(" ")[0] + " " + "[" * 200_000 + "]" * 200_000
     (site / STAMP).write_text(json.dumps(stamps))
-    (site / page).write_text("changed since")
     out = runner.invoke(main, ["--archive", str(archive), "report", "-o", str(site)])
     assert out.exit_code == 0, out.output
     assert (site / page).read_bytes() == (fresh / page).read_bytes()
@@ -284,7 +290,7 @@ def _stopped_at_write(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
         calls["n"] += 1
         if calls["n"] == after:
             if before is not None:
-                before(rel)
+                before(rel, None)
             fd, _ = fresh_file_beside(root / rel)
             os.close(fd)
             raise OutputError("cannot write: No space left on device", source=str(root / rel))
@@ -326,7 +332,6 @@ def test_a_build_that_stopped_midway_is_mended_by_the_next(tmp_path: Path, monke
 
 def test_a_second_build_of_one_site_waits_for_the_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
-
 
     root = tmp_path / "site"
     prepare_folder(root)
@@ -371,12 +376,14 @@ def test_stamp_entries_for_pages_that_are_not_there_make_no_folders(tmp_path: Pa
     removes nothing and makes none of those folders (each was made, and resolved, to look for its page)."""
     root = tmp_path / "site"
     prepare_folder(root)
-    (root / STAMP).write_text(json.dumps({f"junk/{k}/a/b.html": "k" for k in range(1000)} | {"old.html": "k"}))
-    (root / "old.html").write_text("an old page")
+    (root / STAMP).write_text(json.dumps({f"junk/{k}/a/b.html": "k" for k in range(1000)} | {"diff/old.html": "k"}))
+    (root / "diff").mkdir()
+    (root / "diff" / "old.html").write_text("an old page")
     w = SiteWriter(root)
     w.write("index.html", "<p>new</p>")
     w.finish()
-    assert sorted(p.name for p in root.iterdir()) == sorted([STAMP, ".rulediff-site.journal", "index.html"])
+    assert sorted(p.name for p in root.iterdir()) == sorted([STAMP, ".rulediff-site.journal", "index.html", "diff"])
+    assert not list((root / "diff").iterdir())
 
 
 def _journal_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -401,28 +408,28 @@ def test_a_journal_this_user_may_only_read_is_still_heeded(tmp_path: Path, monke
     root = tmp_path / "site"
     prepare_folder(root)
     w = SiteWriter(root)
-    w.write("a.html", "old", key="k")
+    w.write("diff/a.html", "old", key="k")
     w.finish()
-    (root / "a.html").write_text("what a stopped build wrote")
-    (root / ".rulediff-site.journal").write_text("a.html\n")
+    (root / "diff" / "a.html").write_text("what a stopped build wrote")
+    stopped = digest_of(b"what a stopped build wrote")
+    (root / ".rulediff-site.journal").write_text(f"diff/a.html\t{stopped}\n")
     with monkeypatch.context() as m:
         _journal_read_only(m)
         w = SiteWriter(root)
-        assert not w.fresh_if("a.html", lambda stamped: stamped == "k")
+        assert not w.fresh_if("diff/a.html", lambda stamped: stamped == "k")
         with pytest.raises(OutputError, match="cannot write: Permission denied"):
-            w.write("a.html", "old", key="k")
+            w.write("diff/a.html", "old", key="k")
         w.close()
         (root / ".rulediff-site.journal").write_text("")
         w = SiteWriter(root)
-        w.write("a.html", "what a stopped build wrote", key="k2")  # the same bytes: nothing to write
+        w.write("diff/a.html", "what a stopped build wrote", key="k2")  # the same bytes: nothing to write
         w.finish()
         w.close()
-    assert json.loads((root / STAMP).read_text()) == {"a.html": "k2"}
+    assert json.loads((root / STAMP).read_text()) == {"diff/a.html": ["k2", stopped]}
 
 
 def test_a_file_system_without_locks_still_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
-
 
     def no_locks(fd: int, op: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
@@ -460,14 +467,14 @@ def test_a_journal_longer_than_any_build_writes_trusts_no_stamp(
     root = tmp_path / "site"
     prepare_folder(root)
     w = SiteWriter(root)
-    w.write("a.html", "a", key="ka")
-    w.write("gone.html", "gone", key="kg")
+    w.write("diff/a.html", "a", key="ka")
+    w.write("diff/gone.html", "gone", key="kg")
     w.finish()
     monkeypatch.setattr(journal, "JOURNAL_MOST", 10)
     (root / ".rulediff-site.journal").write_text("x.html\n" * 10)
     w = SiteWriter(root)
-    assert not w.fresh_if("a.html", lambda stamped: True)
-    w.write("a.html", "a", key="ka")
+    assert not w.fresh_if("diff/a.html", lambda stamped: True)
+    w.write("diff/a.html", "a", key="ka")
     w.finish()
-    assert not (root / "gone.html").exists() and (root / "a.html").read_text() == "a"
+    assert not (root / "diff" / "gone.html").exists() and (root / "diff" / "a.html").read_text() == "a"
     assert (root / ".rulediff-site.journal").read_text() == ""

@@ -20,7 +20,7 @@ from typing import Any
 from ..dates import check_day, looks_like_day
 from ..errors import ArchiveError, RulediffError
 from ..matcher.lineage import LINEAGE_LOOKBACK
-from ..model import Document
+from ..model import LOST_RULE, Document
 from ..numbering import RuleNumber
 from ..parsers import parse_bytes, read_input
 from ..support.worker_pool import pool as worker_pool
@@ -29,7 +29,7 @@ from .ingest import Parsed, Prepared, Preparer, read_and_parse
 from .lineages import Lineages
 from .manifest import Entry
 from .rows import VERSION_ORDER, AddResult, VersionRow, printable, published_from_name, sort_date_of
-from .store import MissingBodyError, Store
+from .store import MissingBodyError, Store, environment_error
 from .versions import Versions
 
 # Files parsed ahead of the one being stored: enough to keep the worker busy, few enough to keep memory flat.
@@ -37,7 +37,8 @@ PARSE_AHEAD = 2
 # SQLite's page cache while adding several files, in KiB (as a negative cache_size says it).
 BULK_CACHE_KIB = -32768
 
-_RERELEASE = re.compile(r" \(re-release \d+\)")
+# What labelling adds to a date's label: a re-release's publication order, or a partial dump's mark.
+_RERELEASE = re.compile(r" \((?:re-release \d+|partial(?: \d+)?)\)")
 
 
 class Adding:
@@ -67,16 +68,20 @@ class Adding:
         progress: Callable[[str], None] | None = None,
         parsed: Document | None = None,
         published: str | None = None,
+        accept_warnings: bool = False,
     ) -> AddResult:
         """Archive one file: parse, store, align with its neighbours, carry lineages. Re-adding the same
         bytes is a no-op; the same date with other bytes is a re-release, labelled by publication order.
         Whether the bytes are new and what label they get are decided inside the write transaction, so two
-        processes adding at once cannot both add one file or both take one label."""
+        processes adding at once cannot both add one file or both take one label. A file whose reading lost a
+        numbered rule (a warning of code LOST_RULE) is refused unless ``accept_warnings``."""
         sha = hashlib.sha256(data).hexdigest()
         same = self.versions.by_sha(sha)
         if same is not None:
             return AddResult(same, "already archived")
         doc = parsed if parsed is not None else parse_bytes(data, source, fmt)
+        if not accept_warnings:
+            refuse_lost_rules(doc, source)
         prep = Preparer().prepare(doc, data, sha)
         return self._add_prepared(
             prep,
@@ -159,7 +164,10 @@ class Adding:
                 self.versions.docs[vid] = doc
             order = [v.id for v in self.versions.all()]
             self.lineages.relink(order.index(vid), progress)
-        return AddResult(self.versions.get(vid), "re-release" if rerelease else "added")
+        added = self.versions.get(vid)
+        if added.label.endswith(")") and "(partial" in added.label:
+            return AddResult(added, "partial")
+        return AddResult(added, "re-release" if rerelease else "added")
 
     def _raw_column(self) -> bool:
         """Does ``versions`` still have the column the raw bytes were in (an SQLite before 3.35 cannot drop
@@ -176,7 +184,9 @@ class Adding:
 
     def label_rereleases(self, sort_date: str, base: str) -> bool:
         """Label the versions of one date that share a base label by publication: the first published keeps
-        the base label, later ones are "(re-release 2)", "(re-release 3)"... Was there more than one?"""
+        the base label, later ones are "(re-release 2)", "(re-release 3)"... A partial dump beside a complete
+        release of its date is no re-release of it: it is "(partial)", "(partial 2)"..., and the releases keep
+        their labels. Was there more than one version of the date?"""
         rows = self.store.db.execute(
             f"SELECT id, label FROM versions WHERE sort_date = ? ORDER BY {VERSION_ORDER}", (sort_date,)
         ).fetchall()
@@ -185,8 +195,13 @@ class Adding:
             for vid, label in rows
             if label == base or (label.startswith(base) and _RERELEASE.fullmatch(label[len(base) :]) is not None)
         ]
-        for k, vid in enumerate(group):
-            label = base if k == 0 else f"{base} (re-release {k + 1})"
+        complete = [vid for vid in group if self.versions.coverage(vid).complete]
+        partial = [vid for vid in group if vid not in complete] if complete else []
+        releases = complete if complete else group
+        labels = {vid: base if k == 0 else f"{base} (re-release {k + 1})" for k, vid in enumerate(releases)}
+        marks = (f"{base} (partial)" if k == 0 else f"{base} (partial {k + 1})" for k in range(len(partial)))
+        labels.update(zip(partial, marks, strict=True))
+        for vid, label in labels.items():
             self.store.db.execute("UPDATE versions SET label = ? WHERE id = ? AND label != ?", (label, vid, label))
         return len(rows) > 1
 
@@ -199,11 +214,35 @@ class Adding:
         *,
         on_added: Callable[[Entry, AddResult], None] | None = None,
         progress: Callable[[str], None] | None = None,
+        accept_warnings: bool = False,
     ) -> list[AddResult]:
         """Archive several files, each in its own transaction. Files are read, parsed, aligned with the file
         before and turned into rows a few steps ahead in a worker process, so that work overlaps the storing
-        on a two-core machine."""
+        on a two-core machine. A failure stops at the file it met, and says how many were archived before."""
         out: list[AddResult] = []
+        try:
+            self._add_many(items, out, on_added, progress, accept_warnings)
+        except (RulediffError, sqlite3.Error) as e:
+            if not out:
+                raise
+            said = e.message if isinstance(e, RulediffError) else environment_error(e)
+            where = e.source if isinstance(e, RulediffError) else str(self.path)
+            line = e.line if isinstance(e, RulediffError) else None
+            raise ArchiveError(
+                f"{said} ({len(out)} of {len(items)} files archived before this one; the rest were not)",
+                source=where,
+                line=line,
+            ) from None
+        return out
+
+    def _add_many(
+        self,
+        items: list[Entry],
+        out: list[AddResult],
+        on_added: Callable[[Entry, AddResult], None] | None,
+        progress: Callable[[str], None] | None,
+        accept_warnings: bool,
+    ) -> None:
         known = {sha for (sha,) in self.store.db.execute("SELECT sha256 FROM versions")}
         # Each release inserts a row for nearly every rule number, body and lineage, all over the rules
         # table's indexes: a page cache that holds them (32 MiB, not SQLite's 2) saves reading them back from
@@ -232,7 +271,7 @@ class Adding:
                     )
                 if ahead is not None:
                     self.alignments.precomputed[(ahead[0], got)] = ahead[1]
-                res = self._add_entry(entry, data, prep, ahead is not None, progress)
+                res = self._add_entry(entry, data, prep, ahead is not None, progress, accept_warnings)
                 self.versions.trim(2 * LINEAGE_LOOKBACK)  # lineage looks back that far, no further
                 self.alignments.trim(2 * LINEAGE_LOOKBACK)
                 out.append(res)
@@ -245,10 +284,15 @@ class Adding:
             with contextlib.suppress(sqlite3.Error):  # a failing archive has said so already
                 self.store.db.execute(f"PRAGMA cache_size = {int(cache)}")
         self.lineages.refresh(progress)
-        return out
 
     def _add_entry(
-        self, entry: Entry, data: bytes, prep: Prepared | None, aligned: bool, progress: Callable[[str], None] | None
+        self,
+        entry: Entry,
+        data: bytes,
+        prep: Prepared | None,
+        aligned: bool,
+        progress: Callable[[str], None] | None,
+        accept_warnings: bool = False,
     ) -> AddResult:
         """One file of ``add_many``: from the worker's rows when it made them and they fit what this process
         stored before (else, and for a file the worker did not align, parsed here as ``add`` does)."""
@@ -263,7 +307,7 @@ class Adding:
         if prep is not None and aligned:
             with contextlib.suppress(MissingBodyError):
                 return self._add_prepared(prep, data, str(entry.path), doc=None, **kw)
-        return self.add(data, str(entry.path), fmt=entry.format, **kw)
+        return self.add(data, str(entry.path), fmt=entry.format, accept_warnings=accept_warnings, **kw)
 
     def remove(self, ref: str) -> VersionRow:
         v = self.versions.resolve(ref)
@@ -323,4 +367,16 @@ class Adding:
         db.executemany(
             "INSERT INTO glossary(version_id, pos, term, text, line, senses, norm) VALUES (?,?,?,?,?,?,?)",
             [(vid, k, *g) for k, g in enumerate(prep.glossary)],
+        )
+
+
+def refuse_lost_rules(doc: Document, source: str) -> None:
+    """Refuse a document whose reading lost a numbered rule (its first such warning, with its line)."""
+    lost = [w for w in doc.warnings if w.code == LOST_RULE]
+    if lost:
+        more = f" (and {len(lost) - 1} more)" if len(lost) > 1 else ""
+        raise ArchiveError(
+            f"{lost[0].message}{more}; not archived (add --accept-warnings to archive it as read)",
+            source=source,
+            line=lost[0].line,
         )

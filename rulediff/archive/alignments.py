@@ -190,7 +190,7 @@ class Alignments:
 
     def bridges(self) -> list[tuple[int, int]]:
         """Pairs of partial dumps that cover the same rules with other versions between them."""
-        return find_bridges(self.keys, [v.id for v in self.versions.all()])
+        return find_bridges(self.keys, [v.id for v in self.versions.timeline()])
 
     def release(self) -> None:
         """Forget the alignments kept in memory (documents stay)."""

@@ -9,7 +9,7 @@ import functools
 import hashlib
 import json
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any, TypeVar
 
@@ -19,6 +19,7 @@ from ..matcher.records import Alignment, Change, Closest, ExampleChange, Glossar
 from ..model import Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
 from ..support.code_digest import sources_digest
+from ..text import searchable
 from ..words.records import Nature, Rename
 
 # What reading back a stored value raises when the value is not what rulediff wrote (garbage JSON, a blob that
@@ -91,13 +92,19 @@ def read_json(text: str | bytes, what: str) -> Any:
 Body = tuple[str | None, str, str, str | None, str | None, str | None, str, str]
 
 
+def search_text(text: str, examples: Iterable[str], notes: Iterable[str]) -> str:
+    """A body's text as search looks through it: its text's, examples' and notes' searchable forms, a line
+    each."""
+    return "\n".join([searchable(text), *map(searchable, examples), *notes])
+
+
 def body_row(r: Rule) -> tuple[str, Body]:
     """A rule's body as stored (what a rule row leaves to its version: number, line, anchor), and its hash,
     the key that deduplicates bodies across versions."""
     examples = json.dumps([[e.text, e.line, e.norm] for e in r.examples], ensure_ascii=False) if r.examples else None
     notes = json.dumps(list(r.notes), ensure_ascii=False) if r.notes else None
     key = "\x1f".join(str(x) for x in (r.title, r.text, examples, r.category, notes))
-    search = "\n".join([r.norm, *(e.norm for e in r.examples), *r.notes])
+    search = search_text(r.text, [e.text for e in r.examples], r.notes)
     body = (r.title, r.text, r.norm, examples, r.category, notes, r.digest, search)
     return hashlib.sha1(key.encode("utf-8")).hexdigest(), body
 
@@ -231,7 +238,8 @@ def alignment_json(al: Alignment) -> str:
             ],
             "number_map": al.number_map,
             "glossary": [
-                [g.kind, gl_pos(old_pos, g.old), gl_pos(new_pos, g.new), g.nature, g.reason] for g in al.glossary
+                [g.kind, gl_pos(old_pos, g.old), gl_pos(new_pos, g.new), g.nature, g.reason, g.uncertain]
+                for g in al.glossary
             ],
             "inferred": al.inferred,
             "renames": [[r.old, r.new, r.spellings, r.rules, r.quoted] for r in al.renames],
@@ -270,8 +278,9 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
             new.glossary[n] if n is not None else None,
             Nature(nat) if nat else None,
             reason,
+            bool(rest and rest[0]),  # (made before glossary links had a confidence: none uncertain)
         )
-        for kind, o, n, nat, reason in d["glossary"]
+        for kind, o, n, nat, reason, *rest in d["glossary"]
     ]
     inferred = {k: (v[0], v[1]) for k, v in d["inferred"].items()}
     renames = tuple(
@@ -312,6 +321,7 @@ ENGINE_MODULES = (
     "rulediff.coverage",
     "rulediff.model",
     "rulediff.numbering",
+    "rulediff.references",
     "rulediff.text",
     "rulediff.words.nature",
     "rulediff.words.records",

@@ -34,9 +34,12 @@ def use_wal(db: sqlite3.Connection) -> None:
 def connect(p: Path) -> tuple[sqlite3.Connection, bool]:
     """A connection to ``p`` and whether the file is ours (judged after any crash recovery)."""
     src = str(p)
+    # Always a URI made from the absolute path: SQLite built to read URIs takes a plain name that starts
+    # with "file:" as one ("file:x.sqlite" opened x.sqlite), and reads ":memory:" as no file at all. A URI
+    # made by Path.as_uri escapes '#', '?' and '%', so every character of the name stays part of it.
+    at = p.absolute().as_uri()
     try:
-        # A plain file name, never a "file:" URI: '#', '?' and '%' in a name stay part of the name.
-        db = sqlite3.connect(src, isolation_level=None, timeout=BUSY_WAIT)
+        db = sqlite3.connect(at, isolation_level=None, timeout=BUSY_WAIT, uri=True)
     except sqlite3.Error as e:
         raise ArchiveError(f"cannot open the archive: {environment_error(e)}", source=src) from None
     try:
@@ -52,10 +55,10 @@ def connect(p: Path) -> tuple[sqlite3.Connection, bool]:
         # with the index in memory (exclusive locking); else read the file as it stands (immutable), which
         # nobody can be writing then -- unless its log holds commits the file lacks. Path.as_uri() escapes
         # '#', '?' and '%'.
-        for uri, pragma in ((src, "PRAGMA locking_mode = EXCLUSIVE"), (p.resolve().as_uri() + "?immutable=1", "")):
+        for uri, pragma in ((at, "PRAGMA locking_mode = EXCLUSIVE"), (at + "?immutable=1", "")):
             if not pragma:
                 no_unread_log(p)
-            db = sqlite3.connect(uri, isolation_level=None, timeout=BUSY_WAIT, uri=uri != src)
+            db = sqlite3.connect(uri, isolation_level=None, timeout=BUSY_WAIT, uri=True)
             try:
                 if pragma:
                     db.execute(pragma)

@@ -170,9 +170,10 @@ class Archive:
         *,
         on_added: Callable[[Entry, AddResult], None] | None = None,
         progress: Callable[[str], None] | None = None,
+        accept_warnings: bool = False,
     ) -> list[AddResult]:
         """Archive several files, each in its own transaction (see ``Adding.add_many``)."""
-        return self._adding.add_many(items, on_added=on_added, progress=progress)
+        return self._adding.add_many(items, on_added=on_added, progress=progress, accept_warnings=accept_warnings)
 
     def remove(self, ref: str) -> VersionRow:
         """Remove a version; its neighbours are re-aligned, the other versions of its date labelled again."""

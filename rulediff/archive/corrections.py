@@ -130,9 +130,17 @@ class Corrections:
 
     def check_neighbours(self, old: VersionRow, new: VersionRow) -> None:
         """A correction is about two versions lineage compares: ``new`` after ``old``, with at most partial
-        dumps between them (lineage looks past those)."""
-        vs = self.versions.all()
+        dumps between them (lineage looks past those). A dump beside a release follows the release's lineage:
+        correct the release's."""
+        vs = self.versions.timeline()
         ids = [v.id for v in vs]
+        for v in (old, new):
+            if v.id not in ids:
+                raise ArchiveError(
+                    f"{v.label} is a partial dump beside a release of its date, whose lineage it follows; "
+                    "correct the release's lineage instead",
+                    source=str(self.path),
+                )
         i, j = ids.index(old.id), ids.index(new.id)
         if j <= i:
             raise ArchiveError(
@@ -160,6 +168,18 @@ class Corrections:
             q += " AND (new_number IS NULL OR new_number = ?)"
             args.append(new_number)
         return self.store.db.execute(q, args).rowcount
+
+    def standing(
+        self, old: VersionRow, number: str, new: VersionRow, action: str, new_number: str | None
+    ) -> str | None:
+        """The reason of a correction of ``action`` in force about the rule and version pair (an unlink of
+        every successor covers each one), or None."""
+        for c, o, n in self.effective():
+            if c.action != action or o is None or n is None or (o.id, c.old_number, n.id) != (old.id, number, new.id):
+                continue
+            if c.new_number == new_number or (action == UNLINK and c.new_number is None):
+                return c.reason
+        return None
 
     def record(
         self, action: str, old: VersionRow, number: str, new: VersionRow, new_number: str | None, reason: str

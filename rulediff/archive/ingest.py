@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..coverage import Coverage
 from ..errors import RulediffError
 from ..matcher.classify import align
-from ..model import Document
+from ..model import LOST_RULE, Document
 from ..parsers import parse_bytes, read_input
 from .codec import Body, Encoded, body_row, document_extra, encode_alignment, senses_json
 
@@ -111,6 +111,8 @@ def read_and_parse(path: str, fmt: str | None, known: set[str]) -> Parsed:
         doc = parse_bytes(data, path, fmt)
     except RulediffError:
         return data, None, None
+    if any(w.code == LOST_RULE for w in doc.warnings):
+        return data, None, None  # (the main process reads it again, and refuses it unless asked to keep it)
     ahead = None
     if _WORKER_PREV:
         prev = _WORKER_PREV[0]

@@ -59,16 +59,21 @@ class Lineages:
                 self.alignments.memo[(a, b)] = al
         if changed:
             with self.store.transaction():
-                vs = self.versions.all()
+                vs = self.versions.timeline()
                 at = [k for k, v in enumerate(vs) if v.id in changed]
                 if at:
                     self.assign(vs, min(at))
+                self.assign_beside()
         return len(changed)
 
     def relink(self, start: int, progress: Callable[[str], None] | None) -> None:
-        """Recompute what depends on order from position ``start`` on, after an insert or removal:
-        consecutive alignments (kept when still valid) and the lineages of later versions."""
-        vs = self.versions.all()
+        """Recompute what depends on order from position ``start`` on (of every version, in order), after an
+        insert or removal: consecutive alignments along the timeline (kept when still valid), the lineages of
+        later versions, and the versions beside a release (aligned with it, its lineages carried over)."""
+        every = self.versions.all()
+        aside = self.versions.beside(every)
+        vs = [v for v in every if v.id not in aside]
+        start = sum(1 for v in every[:start] if v.id not in aside)  # the same place, on the timeline
         ids = [v.id for v in vs]
         wanted = set(zip(ids, ids[1:], strict=False))
         # An alignment belongs to its two versions, not to their order: a pair no longer consecutive is kept
@@ -87,6 +92,32 @@ class Lineages:
                     progress(f"aligning {vs[k].label} -> {vs[k + 1].label}")
                 self.alignments.ensure(a, b, "consecutive")
         self.assign(vs, max(0, start))
+        self.assign_beside(progress)
+
+    def assign_beside(self, progress: Callable[[str], None] | None = None) -> None:
+        """Give the rules of every version beside a release the lineages of the release's rules they pair
+        with (none to a rule the release has no counterpart of), through their alignment with the release."""
+        every = self.versions.all()
+        for vid in sorted(self.versions.beside(every)):
+            release = self.versions.release_of(vid, every)
+            if release is None:
+                continue
+            if progress is not None and not self.alignments.has(release.id, vid):
+                progress(f"aligning {release.label} with {next(v.label for v in every if v.id == vid)}")
+            self.alignments.ensure(release.id, vid, "beside")
+            self.store.write_rules(release.id)
+            self.store.write_rules(vid)
+            q = "SELECT lineage FROM rules WHERE version_id = ? ORDER BY pos"
+            theirs = [x for (x,) in self.store.db.execute(q, (release.id,))]
+            mine: dict[int, int | None] = {}
+            for _, old, new, _ in self.alignments.pairs(release.id, vid):
+                for j in new:
+                    mine.setdefault(j, theirs[old[0]] if old else None)
+            self.store.db.execute("UPDATE rules SET lineage = NULL WHERE version_id = ?", (vid,))
+            self.store.db.executemany(
+                "UPDATE rules SET lineage = ? WHERE version_id = ? AND pos = ?",
+                [(lin, vid, j) for j, lin in mine.items() if lin is not None],
+            )
 
     def assign(self, vs: list[VersionRow], start: int) -> None:
         """Reassign the lineages of versions from ``start`` on (the ones before keep theirs) and store them."""
@@ -140,7 +171,16 @@ class Lineages:
             targets = [j] if j is not None else self._successors(old, i, new)
             if not [t for t in targets if self._linked_by(old, i, new, t) is not None]:
                 what = f"{new_number} of {new.label}" if new_number else f"anything in {new.label}"
-                raise ArchiveError(f"{old.label} {old_number} is not linked to {what}; nothing to unlink")
+                said = self.corrections.standing(old, old_number, new, UNLINK, new_number)
+                if said is not None:
+                    raise ArchiveError(
+                        f"{old.label} {old_number} is already unlinked from {what} by hand ({said!r}); nothing "
+                        "changed (to give another reason: 'archive link' it, then unlink it again)",
+                        source=str(self.path),
+                    )
+                raise ArchiveError(
+                    f"{old.label} {old_number} is not linked to {what}; nothing to unlink", source=str(self.path)
+                )
             gone = self.corrections.forget_recorded(old, old_number, new, LINK, new_number)
             self.corrections.fix_index = None
             still = [t for t in targets if self._linked_by(old, i, new, t) is not None]
@@ -163,7 +203,7 @@ class Lineages:
                 now, before = self.corrections.shipped_state()
                 if now == before:
                     return False
-                vs = self.versions.all()
+                vs = self.versions.timeline()
                 lines = {tuple(x) for x in json.loads(now)} ^ {tuple(x) for x in json.loads(before or "[]")}
                 at = [k for k, v in enumerate(vs) if any(v.label == ln[3] or v.effective_date == ln[3] for ln in lines)]
                 if at:
@@ -212,8 +252,9 @@ class Lineages:
         return [j for _, o, n, _ in self._effective_pairs(old, new) if i in o for j in n]
 
     def _relineage(self, new: VersionRow) -> None:
-        vs = self.versions.all()
+        vs = self.versions.timeline()
         self.assign(vs, [v.id for v in vs].index(new.id))
+        self.assign_beside()
 
     @staticmethod
     def _name(old: VersionRow, number: str, new: VersionRow, new_number: str | None) -> str:

@@ -17,6 +17,7 @@ VERSION_COLS = (
     "id, label, effective_date, era, sort_date, format, source, provenance, sha256, size, rule_count, seq, published"
 )
 # Versions in order: by date, then re-releases of one date by when they were published, then by arrival.
+UNDATED = "9999-12-31"  # the day an undated version sorts by: after every dated one
 VERSION_ORDER = "sort_date, coalesce(published, sort_date), seq"
 
 K = TypeVar("K")
@@ -60,7 +61,8 @@ class VersionRow:
 
     @property
     def date(self) -> str:
-        return self.effective_date or self.era or self.sort_date
+        """The date a reader is shown: effective date, era, or "undated" (never the day it sorts by)."""
+        return self.effective_date or self.era or ("undated" if self.sort_date == UNDATED else self.sort_date)
 
     @property
     def in_force_from(self) -> str:
@@ -82,11 +84,11 @@ def sort_date_of(effective: str | None, era: str | None) -> str:
     """A sortable day for a version: its effective date, or the start of its era ("2011-2014" -> 2011-01-01)."""
     if effective:
         return effective
-    m = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?", (era or "").strip())
+    m = re.fullmatch(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?", (era or "").strip())
     if m:
         return f"{m[1]}-{m[2] or '01'}-{m[3] or '01'}"
-    first = re.search(r"\b(1[89]\d\d|20\d\d)\b", era or "")  # a range like "2011-2014": its start
-    return f"{first[1]}-01-01" if first else "9999-12-31"
+    first = re.search(r"\b(1[89][0-9][0-9]|20[0-9][0-9])\b", era or "", re.ASCII)  # a range like "2011-2014": its start
+    return f"{first[1]}-01-01" if first else UNDATED
 
 
 def published_from_name(source: str, effective: str | None) -> str | None:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -176,6 +177,21 @@ def _raws_apart(db: sqlite3.Connection) -> None:
 def _site_parts(db: sqlite3.Connection) -> None:
     # A cache like ``edits``: a page's steps up to the newest release are reused, not rendered again.
     db.execute("CREATE TABLE site_parts(key TEXT PRIMARY KEY, engine TEXT NOT NULL, data BLOB NOT NULL)")
+
+
+@migration(9, "search text with words apart at dashes and hyphens")
+def _search_apart(db: sqlite3.Connection) -> None:
+    # Search looked through the comparison form, which joins the words at a hyphen ("turnbased"): "turn-based
+    # action" found no rule, "mana burn" missed "mana burn\u2014don't". Each body's search text is made again.
+    from .codec import search_text
+
+    rows = db.execute("SELECT id, text, examples, notes FROM bodies").fetchall()
+    again = []
+    for bid, text, examples, notes in rows:
+        shown = [e[0] for e in json.loads(examples)] if examples else []
+        again.append((search_text(text, shown, json.loads(notes) if notes else []), bid))
+    db.executemany("UPDATE bodies SET search = ? WHERE id = ?", again)
+    db.execute("INSERT INTO bodies_fts(bodies_fts) VALUES ('rebuild')")
 
 
 def _run_script(db: sqlite3.Connection, script: str) -> None:

@@ -29,7 +29,7 @@ def environment_error(e: sqlite3.Error) -> str:
     if "readonly" in low or "read-only" in low:
         return "the archive is read-only (file, folder or file system); cannot write to it"
     if "full" in low:
-        return "no space left on the device while writing the archive; nothing was changed"
+        return "no space left on the device while writing the archive; the change under way was undone"
     if "locked" in low or "busy" in low:
         return "the archive is busy: another rulediff is writing it; try again"
     if "disk i/o" in low:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Generator, Iterable, Iterator
@@ -68,21 +69,28 @@ class Texts:
             for vid, pos, term, text in self.store.db.execute("SELECT version_id, pos, term, text FROM glossary")
         ]
 
-    def glossary_in_order(self, version_ids: Iterable[int]) -> Iterator[tuple[int, int, str, str]]:
+    def glossary_in_order(self, version_ids: Iterable[int], norm: bool = False) -> Iterator[tuple[Any, ...]]:
         """``glossary_rows`` of the versions ``version_ids``, in that order, each version's in its own order
-        (by position): read in the table's key order and put in release order a version at a time, with no
-        sort of every row (67,000 for the official releases)."""
-        per: dict[int, list[tuple[int, int, str, str]]] = {vid: [] for vid in version_ids}
-        for row in self.store.db.execute("SELECT version_id, pos, term, text FROM glossary ORDER BY version_id, pos"):
+        (by position), with each text's comparison form when ``norm``: read in the table's key order and put in
+        release order a version at a time, with no sort of every row (67,000 for the official releases)."""
+        per: dict[int, list[tuple[Any, ...]]] = {vid: [] for vid in version_ids}
+        columns = "version_id, pos, term, text" + (", norm" if norm else "")
+        for row in self.store.db.execute(f"SELECT {columns} FROM glossary ORDER BY version_id, pos"):
             bucket = per.get(row[0])
             if bucket is not None:
                 bucket.append(row)
         for rows in per.values():
             yield from rows
 
-    def search_texts(self) -> dict[int, str]:
-        """Body id -> its searchable text (what the site's search index holds)."""
-        return dict(self.store.db.execute("SELECT id, search FROM bodies").fetchall())
+    def search_texts(self) -> dict[int, tuple[str, str]]:
+        """Body id -> (its searchable text, the text as printed: its text, examples and notes, a line each)."""
+        out = {}
+        for bid, search, text, examples, notes in self.store.db.execute(
+            "SELECT id, search, text, examples, notes FROM bodies"
+        ):
+            shown = [text, *(e[0] for e in json.loads(examples))] if examples else [text]
+            out[bid] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
+        return out
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:
@@ -115,6 +123,8 @@ class Texts:
                 k = order.get(vid)
                 if k is None:
                     raise orphan_rule(vid)
+                if lineage is None:
+                    continue  # a rule of a dump beside a release that the release has no counterpart of
                 by_lineage.setdefault(lineage, []).append((k, number, bid))
         out = []
         for lineage, seen in by_lineage.items():

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..coverage import Coverage
 from ..dates import check_day
-from ..errors import ArchiveError, NotFoundError, RulediffError
+from ..errors import ArchiveError, NotFoundError
 from ..model import Document
 from ..numbering import RuleNumber
 from .codec import coverage_of, document_from_parts, missing_rules, read_json, unzip
@@ -83,16 +83,38 @@ class Versions:
         raise NotFoundError(f"no archived version {ref!r} (latest: {near})", source=str(self.path))
 
     def in_force(self, as_of: str, what: str = "--as-of") -> VersionRow:
-        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before. ``what``
-        names the day in an error (the option or argument the user gave it as)."""
-        try:
-            day = check_day(as_of, what=what)
-        except RulediffError as e:
-            raise ArchiveError(e.message, source=str(self.path)) from None
-        vs = [v for v in self.all() if v.in_force_from <= day]
+        """The version in force on a day (YYYY-MM-DD): the last one in force from that day or before, never a
+        partial dump beside a complete release (``beside``). ``what`` names the day in an error (the option
+        or argument the user gave it as)."""
+        day = check_day(as_of, what=what)  # a date the user wrote wrong is not the archive's fault: no source
+        every = self.all()
+        aside = self.beside(every)
+        vs = [v for v in every if v.in_force_from <= day and v.id not in aside]
         if not vs:
             raise ArchiveError(f"no archived version in force on {day}", source=str(self.path))
         return max(vs, key=lambda v: (v.in_force_from, v.sort_date, v.seq))
+
+    def timeline(self) -> list[VersionRow]:
+        """The versions in order without those ``beside`` a release: the chain the consecutive alignments,
+        lineages, rule histories and diff pages follow."""
+        every = self.all()
+        aside = self.beside(every)
+        return [v for v in every if v.id not in aside]
+
+    def release_of(self, vid: int, vs: list[VersionRow]) -> VersionRow | None:
+        """The complete release a version beside one stands by: the last complete version of its date."""
+        day = next(v.sort_date for v in vs if v.id == vid)
+        releases = [v for v in vs if v.sort_date == day and v.id != vid and self.coverage(v.id).complete]
+        return releases[-1] if releases else None
+
+    def beside(self, vs: list[VersionRow]) -> set[int]:
+        """The partial dumps among ``vs`` that stand beside a complete release of their date (a page that
+        copies part of it, or an undated dump identify placed by the release it matches): they are in the
+        timeline, but never the version in force, nor a step of a rule's history. Where no complete release of
+        a dump's date is archived, the dump stands for its date (and is not in this set)."""
+        complete = {v.id for v in vs if self.coverage(v.id).complete}
+        dates = {v.sort_date for v in vs if v.id in complete}
+        return {v.id for v in vs if v.id not in complete and v.sort_date in dates}
 
     def raw(self, ref: str) -> bytes:
         v = self.resolve(ref)

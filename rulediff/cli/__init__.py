@@ -13,7 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from . import archive, corrections, documents, identify, lookup, site
-from .frame import leave, main, os_error_line, reader_gone, say
+from .frame import debug_option, leave, main, os_error_line, reader_gone, say
 
 # Every command, in one place (each module imports the library inside its commands: `rulediff --help` and
 # `rulediff diff` load none of the archive's SQLite layer, the site or the history machinery).
@@ -42,6 +42,8 @@ for _command in COMMANDS:
     main.add_command(_command)
 for _command in ARCHIVE_COMMANDS:
     archive.archive.add_command(_command)
+for _command in (*COMMANDS, *ARCHIVE_COMMANDS):
+    _command.params.append(debug_option())
 
 
 class _ClosedOutput(io.TextIOBase):

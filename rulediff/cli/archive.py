@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..errors import ArchiveError
-from .frame import add_entries, archive_option, guard, open_archive, say_identified, write_out
+from .frame import ACCEPT_WARNINGS, add_entries, archive_option, guard, open_archive, say_identified, write_out
 
 
 @click.group()
@@ -26,10 +26,13 @@ def archive() -> None:
 
 @click.command("add")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@ACCEPT_WARNINGS
 @archive_option
 @guard
-def archive_add(paths: tuple[str, ...]) -> None:
-    """Add files or folders (a folder's MANIFEST gives labels and eras). Re-adding is a no-op.
+def archive_add(paths: tuple[str, ...], accept: bool) -> None:
+    """Add files or folders (a folder's MANIFEST gives labels and eras). Re-adding is a no-op. A file whose
+    reading lost a numbered rule (a number written with characters no rule number has) is refused, naming its
+    line, unless --accept-warnings.
 
     \b
     Examples:
@@ -45,7 +48,7 @@ def archive_add(paths: tuple[str, ...]) -> None:
     if not items:
         raise ArchiveError("no files to add", source=" ".join(paths))
     with open_archive() as arc:
-        add_entries(arc, items)
+        add_entries(arc, items, accept=accept)
 
 
 @click.command("list")
@@ -54,7 +57,8 @@ def archive_add(paths: tuple[str, ...]) -> None:
 @guard
 def archive_list(as_json: bool) -> None:
     """List archived versions: date, label, format, rules, changes since the previous one, and for an
-    undated dump the release its text matches (it is placed beside it).
+    undated dump the release its text matches (it is placed beside it). A partial dump beside a complete
+    release of its date is counted against that release, and marked "beside" it.
 
     \b
     Example:
@@ -64,15 +68,21 @@ def archive_list(as_json: bool) -> None:
 
     with open_archive(create=False) as arc:
         versions = arc.versions.all()
+        aside = arc.versions.beside(versions)
         summaries = arc.alignments.summaries()
         matches = {vid: i.release_label for vid, i in arc.identifications.all().items() if i.matched}
         prev = None
         rows = []
+        beside: dict[int, str] = {}
         for v in versions:
-            s = summaries.get((prev.id, v.id)) if prev else None
+            before = arc.versions.release_of(v.id, versions) if v.id in aside else prev
+            s = summaries.get((before.id, v.id)) if before else None
             changes = reader_changes(s) if s else None
             rows.append((v, changes))
-            prev = v
+            if v.id in aside and before is not None:
+                beside[v.id] = before.label
+            else:
+                prev = v
     if as_json:
         for v, changes in rows:
             click.echo(
@@ -85,6 +95,7 @@ def archive_list(as_json: bool) -> None:
                         "changes": changes,
                         "sha256": v.sha256,
                         "text_matches": matches.get(v.id),
+                        "beside": beside.get(v.id),
                     },
                     sort_keys=True,
                 )
@@ -93,6 +104,8 @@ def archive_list(as_json: bool) -> None:
     click.echo(f"{'date':<12} {'label':<34} {'format':<15} {'rules':>6} {'changes':>8}")
     for v, changes in rows:
         match = f"  text matches {matches[v.id]}" if v.id in matches else ""
+        if v.id in beside and v.id not in matches:
+            match += f"  (partial: beside {beside[v.id]})"
         click.echo(
             f"{v.date:<12} {v.label[:34]:<34} {v.format:<15} {v.rule_count:>6} {'' if changes is None else changes:>8}"
             + match

@@ -13,11 +13,12 @@ from ..errors import RulediffError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
 from ..support.safe_write import check_target
-from .frame import archive_option, archive_path, guard, write_out
+from .frame import archive_option, archive_path, asked_day, guard, say_lost_rules, write_out
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from ..archive import VersionRow
     from ..model import Document
 
 
@@ -154,10 +155,13 @@ def diff(
         from ..archive import Archive
 
         with Archive.open(archive_path(), create=False) as arc:
+            a, b = _in_force(arc, old), _in_force(arc, new)
+            _compare_versions(old, new, a, b)
             # stored for neighbours, computed once and kept otherwise
-            al = arc.alignments.get(_in_force(arc, old), _in_force(arc, new))
+            al = arc.alignments.get(f"#{a.id}", f"#{b.id}")
     else:
         al = align(load_document(old, old_format), load_document(new, new_format))
+        _say_backwards(old, new, al.old.version.effective_date, al.new.version.effective_date)
     if prefixes:
         al = restrict(al, prefixes)
     text: str | Iterator[str]
@@ -179,8 +183,29 @@ def diff(
         # Written as it is made (a hostile diff's JSON is a hundred megabytes), a long one on two cores.
         text = iter_json(al, helper=True)
     write_out(output, text, force)
-    if output is not None:
-        click.echo(f"wrote {output}: {headline(al.summary())}", err=True)
+    # The counts on stderr in every format, written to a file or not: a bot reads them without parsing the output.
+    click.echo(f"wrote {output}: {headline(al.summary())}" if output else headline(al.summary()), err=True)
+
+
+def _compare_versions(old: str, new: str, a: VersionRow, b: VersionRow) -> None:
+    """Refuse OLD and NEW naming one version (two days with no release archived between them answer "No
+    changes" about no release at all); say when OLD is the newer."""
+    if a.id == b.id:
+        between = "" if old.strip() == new.strip() else " (no release is archived between them)"
+        raise RulediffError(f"OLD {old!r} and NEW {new!r} both name {a.label}{between}: nothing to compare")
+    if (a.sort_date, a.seq) > (b.sort_date, b.seq):
+        _say_backwards(a.label, b.label, None, None, known=True)
+
+
+def _say_backwards(old: str, new: str, a: Any, b: Any, known: bool = False) -> None:
+    """One line on stderr when OLD is newer than NEW (``known``, or by the effective dates ``a``, ``b``): the
+    diff then reads backwards, what came later shown as removed."""
+    if known or (a is not None and b is not None and a > b):
+        click.echo(
+            f"note: OLD ({old}) is newer than NEW ({new}): this reads backwards in time, later rules shown as "
+            "removed; swap them for what changed",
+            err=True,
+        )
 
 
 def _is_archived(ref: str, fmt: str | None) -> bool:
@@ -191,24 +216,28 @@ def _is_archived(ref: str, fmt: str | None) -> bool:
 def load_document(ref: str, fmt: str | None) -> Document:
     """A file path, or (when no such file exists) a version in the archive."""
     if not _is_archived(ref, fmt):
-        return parse_file(ref, fmt)
+        doc = parse_file(ref, fmt)
+        say_lost_rules(doc)
+        return doc
     from ..archive import Archive
 
     with Archive.open(archive_path(), create=False) as arc:
-        return arc.versions.document(_in_force(arc, ref))
+        return arc.versions.document(_in_force(arc, ref).id)
 
 
-def _in_force(arc: Any, ref: str) -> str:
-    """A version reference; a date that is no release's own date means the version in force that day."""
+def _in_force(arc: Any, ref: str) -> VersionRow:
+    """The version a reference names; a date that is no release's own date (or a year or year-month: its last
+    day) means the version in force that day, said on stderr."""
     try:
-        arc.versions.resolve(ref)
-        return ref
+        return arc.versions.resolve(ref)  # type: ignore[no-any-return]
     except RulediffError:  # (not found, or several versions share that day: the one in force then)
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", ref.strip()):
+        if not re.fullmatch(r"[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?", ref.strip()):
             raise
-    v = arc.versions.in_force(ref.strip(), what="version")
-    click.echo(f"{ref}: the version in force that day is {v.label}", err=True)
-    return f"#{v.id}"
+    day = asked_day(ref, what="version")
+    assert day is not None
+    v = arc.versions.in_force(day, what="version")
+    click.echo(f"{day}: the version in force that day is {v.label}", err=True)
+    return v  # type: ignore[no-any-return]
 
 
 def _looks_like_version(ref: str) -> bool:

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -25,6 +25,7 @@ from ..support.safe_write import write_atomic
 
 if TYPE_CHECKING:
     from ..archive import AddResult, Archive, Entry, Identified, VersionRow
+    from ..model import Document
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -143,7 +144,11 @@ def guard(fn: F) -> F:
             if isinstance(e, DamagedArchiveError) and e.source is None:
                 e = DamagedArchiveError(e.message, source=_archive_named())  # the reader knows no path
             raise InputError(e.one_line()) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt):
+        except Terminated:
+            _interrupted("terminated", 128 + signal.SIGTERM)
+        except KeyboardInterrupt:
+            _interrupted("interrupted", 128 + signal.SIGINT)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except BrokenPipeError as e:
             if reader_gone():
@@ -225,8 +230,22 @@ def main(ctx: click.Context, debug: bool, archive_path: str | None) -> None:
     signal.signal(signal.SIGTERM, _terminated)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, taken as Ctrl-C is: every clean-up on the way up runs (the open transaction rolls back, temp
+    files go), and the command then exits 143."""
+
+
 def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    raise Terminated
+
+
+def _interrupted(what: str, code: int) -> NoReturn:
+    """End a command stopped by Ctrl-C or SIGTERM: one line, and the exit code a shell expects (130, 143).
+    Everything written is whole: outputs are written to temp files and renamed, the archive's changes are
+    transactions, the site's pages go through its journal."""
+    with suppress(OSError, ValueError):
+        click.echo(f"rulediff: {what}; nothing half-written", err=True)
+    sys.exit(code)
 
 
 def as_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -259,6 +278,22 @@ def _remember_archive(ctx: click.Context, param: click.Parameter, value: str | N
         root.obj["archive"] = value
 
 
+def _remember_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.find_root().params["debug"] = True
+
+
+def debug_option() -> click.Option:
+    """``--debug`` where users type it: after the command as well as before it (added to every command)."""
+    return click.Option(
+        ["--debug"],
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_debug,
+        help="Show the full traceback when something fails.",
+    )
+
+
 def archive_option(fn: F) -> F:
     """``--archive PATH`` where users type it: after the command as well as before it."""
     return click.option(
@@ -278,14 +313,28 @@ def progress_bar(length: int, label: str) -> Any:
     )
 
 
+def asked_day(text: str | None, what: str = "--as-of") -> str | None:
+    """The day a question names (dates.day_asked), what was assumed reading it said on stderr; None: today's
+    version, unasked."""
+    from ..dates import day_asked
+
+    if text is None:
+        return None
+    day, notes = day_asked(text, what=what)
+    for note in notes:
+        click.echo(note, err=True)
+    return day
+
+
 def open_archive(create: bool = True) -> Archive:
     from ..archive import Archive
 
     return Archive.open(archive_path(), create=create)
 
 
-def add_entries(arc: Archive, items: list[Entry], quiet: bool = False) -> list[AddResult]:
-    """Archive items with a progress bar; one line per file unless quiet."""
+def add_entries(arc: Archive, items: list[Entry], quiet: bool = False, accept: bool = False) -> list[AddResult]:
+    """Archive items with a progress bar; one line per file unless quiet. ``accept``: archive a file whose
+    reading lost a numbered rule (--accept-warnings), saying so on stderr."""
     from ..identify import record as record_identifications
 
     results: list[AddResult] = []
@@ -295,7 +344,7 @@ def add_entries(arc: Archive, items: list[Entry], quiet: bool = False) -> list[A
             results.append(res)
             bar.update(1, res.version.label)
 
-        arc.add_many(items, on_added=done)
+        arc.add_many(items, on_added=done, accept_warnings=accept)
     found = record_identifications(arc)
     if not quiet:
         for res in results:
@@ -309,3 +358,22 @@ def say_identified(found: list[tuple[VersionRow, Identified]]) -> None:
     for v, ident in found:
         said = f"text matches {ident.release_label}" if ident.matched else "no archived release explains it"
         click.echo(f"{'identified':<17} {v.label}  ({said})")
+
+
+ACCEPT_WARNINGS = click.option(
+    "--accept-warnings",
+    "accept",
+    is_flag=True,
+    help="Archive a file even when its reading lost a numbered rule (a number in characters no number has).",
+)
+
+
+def say_lost_rules(doc: Document) -> None:
+    """The warnings of ``doc`` that say a numbered rule was lost in the reading, one line each on stderr, as
+    every command that reads a file says them."""
+    from ..model import LOST_RULE
+
+    for w in doc.warnings:
+        if w.code == LOST_RULE:
+            with suppress(OSError, ValueError):
+                click.echo(f"rulediff: warning: {doc.version.source}:{w.line}: {w.message}", err=True)

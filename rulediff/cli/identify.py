@@ -11,7 +11,7 @@ import click
 from ..errors import ArchiveError
 from ..parsers import FORMATS, parse_file
 from ..support import jsontext
-from .frame import archive_option, archive_path, guard
+from .frame import archive_option, archive_path, guard, say_lost_rules
 
 # The archive and the identification machinery are imported by the command itself: the other
 # commands (and `rulediff --help`) load this module but do not need them.
@@ -54,6 +54,7 @@ def identify_command(file: str, fmt: str, top: int, parser: str | None) -> None:
             source=str(path),
         )
     doc = parse_file(file, parser)
+    say_lost_rules(doc)
     with Archive.open(path, create=False) as arc:
         ident = identify(arc, doc, file)
     if fmt == "json":

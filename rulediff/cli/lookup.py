@@ -9,7 +9,7 @@ import click
 
 from ..errors import ArchiveError, NotFoundError
 from ..support import jsontext
-from .frame import archive_option, as_text, guard, open_archive
+from .frame import archive_option, as_text, asked_day, guard, open_archive
 
 if TYPE_CHECKING:
     from ..archive import Archive
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("query", callback=as_text)
-@click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD).")
+@click.option("--as-of", help="Find the rule as numbered on this date (YYYY-MM-DD; YYYY or YYYY-MM: the last day).")
 @click.option("--glossary", is_flag=True, help="QUERY is a glossary term (the default tries rules first).")
 @click.option("--substantive", is_flag=True, help="Hide steps that changed only typography or cross-references.")
 @click.option("--whole", is_flag=True, help="Print every line of the rule at each step, not only changed lines.")
@@ -43,6 +43,7 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
     from ..history.rule import history as rule_history
     from ..render.templating import environment
 
+    as_of = asked_day(as_of)
     with open_archive(create=False) as arc:
         term = term_history(arc, query) if glossary or not _is_rule(arc, query, as_of) else None
         if glossary and term is None:
@@ -56,8 +57,10 @@ def history(query: str, as_of: str | None, glossary: bool, substantive: bool, wh
         elif fmt == "html":
             click.echo(environment().get_template("history_cli.html.j2").render(h=term), nl=False)
         else:
-            names = [(s.name or "", s.first.label, s.last.label) for s in term.stretches]
+            names = term.numbers()  # a name respelled (quotes, "/" for ",") is one name
             _print_timeline(f"{term.title} (glossary)", names, term.stretches, term.gone_after, substantive, whole)
+            if term.uncertain:
+                click.echo("this term passes through an uncertain match: the matcher kept a link on weak evidence")
             if mentions:
                 click.echo(f"rules that mention {query!r} (rulediff history NUMBER --as-of DATE for one):")
                 for m in mentions[:8]:
@@ -157,7 +160,7 @@ def _merge_names(names: list[tuple[str, str, str]]) -> list[tuple[str, str, str]
 
 @click.command()
 @click.argument("query", callback=as_text)
-@click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD).")
+@click.option("--as-of", help="The rule as it read on this date (YYYY-MM-DD; YYYY or YYYY-MM: the last day).")
 @click.option("--only", "only", is_flag=True, help="Just this node, without the subrules below it.")
 @archive_option
 @guard
@@ -177,6 +180,7 @@ def show(query: str, as_of: str | None, only: bool) -> None:
     from ..history.rule import show as rule_show
     from ..matcher.restrict import subtree
 
+    as_of = asked_day(as_of)
     with open_archive(create=False) as arc:
         found = rule_show(arc, query, as_of)
     if found.entry is not None:
@@ -213,7 +217,9 @@ def search(phrase: str, as_json: bool) -> None:
         terms = search_glossary(arc, phrase)
     for h in hits:
         if as_json:
-            click.echo(json.dumps({"kind": "rule", **h}, ensure_ascii=False, sort_keys=True))
+            # (the lineage id is the archive's own: it changes when a release is removed and added again)
+            shown = {k: v for k, v in h.items() if k != "lineage"}
+            click.echo(json.dumps({"kind": "rule", **shown}, ensure_ascii=False, sort_keys=True))
             continue
         numbers = ", ".join(h["numbers"]) or "(unnumbered)"
         seen = h["first_seen"] if h["first_seen"] == h["last_seen"] else f"{h['first_seen']} .. {h['last_seen']}"

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import ArchiveError
-from .frame import add_entries, archive_option, guard, open_archive, progress_bar
+from ..errors import ArchiveError, OutputError
+from .frame import ACCEPT_WARNINGS, add_entries, archive_option, guard, open_archive, progress_bar
 
 if TYPE_CHECKING:
     pass
@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 @click.argument("sources", nargs=-1, type=click.Path(path_type=str))
 @click.option("-o", "--output", default="site", show_default=True, type=click.Path(file_okay=False, path_type=str))
 @click.option("--force", is_flag=True, help="Write into OUTPUT even if it holds files that are not a rulediff site.")
+@ACCEPT_WARNINGS
 @archive_option
 @guard
-def report(sources: tuple[str, ...], output: str, force: bool) -> None:
+def report(sources: tuple[str, ...], output: str, force: bool, accept: bool) -> None:
     """Build the release-notes site: archive SOURCES (default: the shipped corpus, when the archive is
     empty), then write an index, one diff page per consecutive pair, one history page per rule and an
     offline search page into OUTPUT. Rebuilds only rewrite what changed.
@@ -37,6 +38,8 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
     from ..site.build import build_site
     from ..site.writer import prepare_folder
 
+    if not output.strip():
+        raise OutputError("an empty folder name; name the folder the site goes in (-o site)", source="-o")
     for p in sources:
         if not Path(p).exists():
             raise ArchiveError("no such file or folder", source=p)
@@ -48,7 +51,7 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
         if not items and not arc.versions.all():
             items = entries([str(shipped_corpus())])
         if items:
-            add_entries(arc, items, quiet=True)
+            add_entries(arc, items, quiet=True, accept=accept)
         bar_state: dict[str, Any] = {}
 
         def progress(step: str, done: int, total: int) -> None:
@@ -69,3 +72,11 @@ def report(sources: tuple[str, ...], output: str, force: bool) -> None:
         f"wrote {output}/index.html: {stats['versions']} versions, {stats['diff_pages']} diff pages, "
         f"{stats['history_pages']} rule histories ({stats['written']} files written, {stats['unchanged']} unchanged)"
     )
+    left = stats["left_alone"]
+    if left:
+        shown = ", ".join(left[:5]) + (", ..." if len(left) > 5 else "")
+        click.echo(
+            f"rulediff: warning: {output}: left {len(left)} file(s) an earlier build listed that rulediff cannot "
+            f"prove it wrote: {shown}",
+            err=True,
+        )

@@ -72,7 +72,6 @@ class History:
     def as_dict(self) -> dict[str, Any]:
         return {
             "schema": "rulediff.history/1",
-            "lineage": self.lineage,
             "query": self.query,
             "title": self.title,
             "numbers": [{"number": n, "from": a, "to": b} for n, a, b in self.numbers()],
@@ -106,7 +105,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
     versions = arc.versions.all()
     if not versions:
         raise ArchiveError("the archive is empty; add versions with 'rulediff archive add'", source=str(arc.path))
-    pool = [arc.versions.in_force(as_of)] if as_of else list(reversed(versions))
+    pool = [arc.versions.in_force(as_of)] if as_of is not None else list(reversed(versions))
     number = RuleNumber.try_parse(query)
     for v in pool:
         found = arc.lineages.at(v.id, number=str(number)) if number is not None else arc.lineages.at(v.id, title=query)
@@ -116,7 +115,7 @@ def find_lineage(arc: Archive, query: str, as_of: str | None = None, *, search: 
         hits = arc.search(query, limit=5)
         if hits:
             return int(hits[0]["lineage"])
-    where = f" in force on {as_of}" if as_of else " in any archived version"
+    where = f" in force on {as_of}" if as_of is not None else " in any archived version"
     raise NotFoundError(f"no rule {query!r}{where}", source=str(arc.path))
 
 
@@ -130,9 +129,12 @@ def history(arc: Archive, query: str, as_of: str | None = None) -> History:
 
 def _history(arc: Archive, query: str, as_of: str | None) -> History:
     lineage = find_lineage(arc, query, as_of)
-    versions = arc.versions.all()
+    every = arc.versions.all()
+    # A partial dump beside a complete release of its date is no step of the rule's history: the release is.
+    aside = arc.versions.beside(every)
+    versions = [v for v in every if v.id not in aside]
     order = {v.id: k for k, v in enumerate(versions)}
-    rows = arc.lineages.rules(lineage)
+    rows = [r for r in arc.lineages.rules(lineage) if r[0] not in aside]
     rows.sort(key=lambda r: (order[r[0]], r[1]))
     links, ended = link_texts(arc.lineages.marks(lineage))
     steps: list[Step] = []
@@ -142,7 +144,7 @@ def _history(arc: Archive, query: str, as_of: str | None) -> History:
         change, nature = "first seen", None
         diff: list[Any] = []
         if prev is not None:
-            change, nature = _kind_between(arc, prev[0], vid, prev[1], pos)
+            change, nature = _kind_between(arc, prev, (vid, pos, number, text))
             if links.get(vid, "").startswith(HAND):
                 got = edit_nature(prev[3], text)
                 change, nature = HAND, got.value if got else None
@@ -237,8 +239,21 @@ def whole_text(arc: Archive, vid: int, number: str | None, text: str, examples: 
     return "\n".join(lines)
 
 
-def _kind_between(arc: Archive, a: int, b: int, i: int, j: int) -> tuple[str, str | None]:
-    for kind, old, new, nature, _ in arc.alignments.stored_changes(a, b) or []:
+def _kind_between(
+    arc: Archive, before: tuple[int, int, str | None, str], now: tuple[int, int, str | None, str]
+) -> tuple[str, str | None]:
+    """How the rule went from one step to the next ((version, position, number, text) each): as their stored
+    alignment says; where none is stored (the step between them was a partial dump beside a release, and
+    lineage went through it), as their numbers and texts say."""
+    (a, i, number_a, text_a), (b, j, number_b, text_b) = before, now
+    stored = arc.alignments.stored_changes(a, b)
+    if stored is None:
+        renumbered = number_a != number_b
+        if text_a == text_b:
+            return ("renumbered" if renumbered else "unchanged", None)
+        got = edit_nature(text_a, text_b)
+        return ("renumbered_edited" if renumbered else "edited", got.value if got else None)
+    for kind, old, new, nature, _ in stored:
         if i in old and j in new:
             return (kind, nature)
     return ("reappears", None)

@@ -115,5 +115,3 @@ def _renumbered(text: str, old: str | None, new: str | None) -> str:
     if not old or not new or old == new:
         return text
     return "\n".join(new + line[len(old) :] if line.startswith(old) else line for line in text.split("\n"))
-
-

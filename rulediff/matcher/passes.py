@@ -325,9 +325,7 @@ _second = itemgetter(1)
 _turned_pair = slot_filler(Pair, "new old score reason uncertain same")
 
 
-def match(
-    old: Document, new: Document, likeness: Likeness | None = None, kept: Iterable[Pair] = ()
-) -> list[Pair]:
+def match(old: Document, new: Document, likeness: Likeness | None = None, kept: Iterable[Pair] = ()) -> list[Pair]:
     """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
 
     The passes are greedy, so they run in one canonical orientation (by content hash) and the result

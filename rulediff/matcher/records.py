@@ -160,6 +160,8 @@ class GlossaryChange:
     new: GlossaryEntry | None
     nature: Nature | None = None
     reason: str = ""
+    # The link old -> new is kept on weak evidence (see glossary.pair_terms), shown as "uncertain match".
+    uncertain: bool = False
 
 
 @dataclass(slots=True)

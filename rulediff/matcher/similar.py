@@ -35,10 +35,9 @@ def similarity(m: Matcher) -> None:
         else:
             fb = [j for j in m.free_b() if m.b.level[j] == lv]
         if fa and fb:
-            cutoff = (
-                TITLE_CUTOFF if lv <= int(Level.HEADING) else PAIR_CUTOFF if lv == _UNNUMBERED else LOOSE_CUTOFF
-            )
+            cutoff = TITLE_CUTOFF if lv <= int(Level.HEADING) else PAIR_CUTOFF if lv == _UNNUMBERED else LOOSE_CUTOFF
             similar(m, fa, fb, cutoff, "similar text", bonus_same_number=False)
+
 
 def similar(m: Matcher, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
     """The nodes ``fa`` and ``fb`` paired on text at least ``cutoff`` alike, or STRUCTURAL_CUTOFF with structure
@@ -83,10 +82,7 @@ def similar(m: Matcher, fa: list[int], fb: list[int], cutoff: float, why: str, *
             continue
         # The score keeps the structural evidence; the reason says it in words.
         evidence = evidence_said(m, i, j, why) if total > s else ""
-        if (
-            m.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}")
-            and total < UNCERTAIN_BELOW
-        ):
+        if m.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}") and total < UNCERTAIN_BELOW:
             # Text alone, and not much of it alike: kept (the mutation benchmark shows such pairs are
             # mostly right) but marked.
             m.uncertain.add(i)

@@ -82,6 +82,7 @@ def _paired_examples(a: tuple[Example, ...], b: tuple[Example, ...]) -> list[tup
 
 _WORD = re.compile(r"[^\W\d_][\w]*(?:'\w+)?")
 
+
 @lru_cache(maxsize=1 << 14)
 def _word_list(text: str) -> list[str]:
     # Remembered (and shared: not to be changed): consecutive releases share most texts, and a series aligns each
@@ -161,7 +162,6 @@ def release_text(doc: Document) -> str:
     out.extend(g.text for g in doc.glossary)
     out.extend(g.term for g in doc.glossary)
     return "\n".join(out)
-
 
 
 @lru_cache(maxsize=1 << 12)
@@ -272,7 +272,6 @@ def gather(edits: list[Edit], lost_words: set[str], gained_words: set[str]) -> T
     return out
 
 
-
 def _no_word_token_in(words: set[str], text: str) -> bool:
     """None of ``words`` (each a letter first) is a token of ``text``, told from its _words (already known) where
     they say it: a token that starts with a letter is the _WORD match starting there, unless the match before it
@@ -286,7 +285,6 @@ def _no_word_token_in(words: set[str], text: str) -> bool:
 # (Starting with the apostrophe, looked behind after: searched for at C speed, where a leading \w is tried at
 # nearly every position. test_shortcuts holds it to r"\w'\w+'".)
 _CHAINED = re.compile(r"'(?<=\w')\w+'")
-
 
 
 def same_number_titles(old: Document, new: Document, pairs: list[Pair]) -> list[tuple[int, int]]:
@@ -308,5 +306,3 @@ def same_number_titles(old: Document, new: Document, pairs: list[Pair]) -> list[
         if i is not None and old.rules[i].number is not None and old.rules[i].title != rb.title:
             out.append((i, j))
     return sorted(out)
-
-

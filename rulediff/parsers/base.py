@@ -181,8 +181,9 @@ def sha256(data: bytes) -> str:
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _MONTH_NUMBER = {name: k for k, name in enumerate(_MONTHS.split("|"), 1)}
-_DATE_RE = re.compile(rf"\b(?P<m>{_MONTHS})\s+(?P<d>\d{{1,2}}),?\s+(?P<y>(?:19|20)\d\d)\b")
-_DATE_NUM_RE = re.compile(r"\b(?P<m>\d\d)/(?P<d>\d\d)/(?P<y>\d\d(?:\d\d)?)\b")
+# Digits are 0-9 only (re.ASCII): a date in other scripts' digits is no date the rules print.
+_DATE_RE = re.compile(rf"\b(?P<m>{_MONTHS})\s+(?P<d>\d{{1,2}}),?\s+(?P<y>(?:19|20)\d\d)\b", re.ASCII)
+_DATE_NUM_RE = re.compile(r"\b(?P<m>\d\d)/(?P<d>\d\d)/(?P<y>\d\d(?:\d\d)?)\b", re.ASCII)
 
 
 def parse_date_text(text: str) -> date | None:

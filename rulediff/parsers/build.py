@@ -58,6 +58,11 @@ class TreeBuilder:
         # The node whose last paragraph was an example (a continuation then extends the example), or -1:
         # a position, so a node added after it needs no reset.
         self._example_at = -1
+        # Continuations, gathered and joined once (build): a text grown by copying it at every line costs
+        # the square of its length. By node, or by (node, example); with the length so far, checked against
+        # MAX_TEXT as the text grows, so a hostile input is refused at the line that passes it.
+        self._more: dict[int | tuple[int, int], list[str]] = {}
+        self._length: dict[int | tuple[int, int], int] = {}
         # Repeats of each number, by its canonical spelling (str(number)): a string hashes at C speed,
         # a RuleNumber through the dataclass's Python __hash__.
         self._seen: dict[str, int] = {}
@@ -132,13 +137,39 @@ class TreeBuilder:
         if not self._numbers:
             self.warn(line, "text before the first rule; dropped", "orphan")
             return
-        if self._example_at == len(self._numbers) - 1:
-            ex = self._examples[self._example_at][-1]
-            ex[0] = f"{ex[0]}{joiner}{text}"
+        at = len(self._numbers) - 1
+        if self._example_at == at:
+            examples = self._examples[at]
+            self._grow((at, len(examples) - 1), str(examples[-1][0]), joiner, text, line)
         elif (last := self._texts[-1]) is not None:
-            self._texts[-1] = f"{last}{joiner}{text}"
+            self._grow(at, last, joiner, text, line)
         else:
             self._texts[-1] = text
+
+    def _grow(self, key: int | tuple[int, int], first: str, joiner: str, text: str, line: int) -> None:
+        more = self._more.get(key)
+        if more is None:
+            more = self._more[key] = []
+            self._length[key] = len(first)
+        more.append(joiner)
+        more.append(text)
+        length = self._length[key] = self._length[key] + len(joiner) + len(text)
+        if length > MAX_TEXT:
+            at = key if isinstance(key, int) else key[0]
+            number = self._numbers[at]
+            what = f"rule {number}" if number is not None else f"the entry {self._titles.get(at, '')!r}"
+            if not isinstance(key, int):
+                what = f"an example of {what}"
+            raise ParseError(
+                f"{what} is over {MAX_TEXT:,} characters long by here, and no rule of any release is over 4,000: "
+                "not a Comprehensive Rules text (a missed heading or line break?)",
+                source=self.source,
+                line=line,
+            )
+
+    def _joined(self, key: int | tuple[int, int], first: str) -> str:
+        more = self._more.get(key)
+        return first if more is None else first + "".join(more)
 
     def __len__(self) -> int:
         return len(self._numbers)
@@ -149,15 +180,20 @@ class TreeBuilder:
         titles, categories, all_examples, all_notes = self._titles, self._categories, self._examples, self._notes
         columns = zip(self._numbers, self._texts, self._lines, self._anchors, strict=True)
         add = rules.append
+        more = self._more
         for at, (num, text, line, anchor) in enumerate(columns):
             if text is None:
                 text = ""
+            elif more and at in more:
+                text = self._joined(at, text)
             title = titles.get(at) if titles else None
             # A section's or a heading's text is its title, and a rule's when it reads as one (not a
             # subrule's): told from the number's parts, which is what its level is made of.
             if title is None and num is not None and not num.letters and (num.rule is None or looks_like_title(text)):
                 title = text.strip() or None
             found = all_examples.get(at)
+            if found and more:
+                found = [[self._joined((at, k), str(t)), ln] for k, (t, ln) in enumerate(found)]
             examples = tuple([example(str(t), int(ln), None) for t, ln in found]) if found else ()
             notes = tuple(all_notes.get(at, ())) if all_notes else ()
             category = categories.get(at) if categories else None

@@ -37,7 +37,7 @@ def _examples(cell: Any, source: str, line: int) -> tuple[str, ...]:
     if isinstance(cell, str):
         try:
             cell = json.loads(cell)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # (ValueError: malformed, or a number past Python's digit limit)
             raise ParseError(f"examples cell is not a JSON list: {cell[:40]!r}", source=source, line=line) from None
     if not isinstance(cell, list) or not all(isinstance(x, str) for x in cell):
         raise ParseError("examples cell must be a list of strings", source=source, line=line)
@@ -171,7 +171,7 @@ def sniff_jsonl(src: Source) -> float:
         return 0.0
     try:
         obj = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return 0.0
     return 0.95 if isinstance(obj, dict) and "number" in obj and "text" in obj else 0.0
 
@@ -186,6 +186,8 @@ def parse_jsonl(src: Source) -> Document:
             obj = json.loads(ln)
         except json.JSONDecodeError as e:
             raise ParseError(f"not a JSON object: {e.msg}", source=source, line=i) from None
+        except ValueError:  # a number with more digits than Python converts (thousands; no rule has four)
+            raise ParseError("a number of thousands of digits: no rule number is one", source=source, line=i) from None
         except RecursionError:  # arrays or objects nested past the decoder's depth: no rule looks like that
             raise ParseError("not a JSON object: nested too deeply", source=source, line=i) from None
         if not isinstance(obj, dict) or "number" not in obj or "text" not in obj:

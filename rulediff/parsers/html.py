@@ -25,7 +25,7 @@ DESCRIPTION = "the rules saved as a web page (paragraphs or list items, optional
 _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "div", "td", "blockquote", "pre"}
 _SKIP = {"script", "style", "nav", "head", "noscript", "template"}
 _FIRST_RULE = re.compile(r"^100\.1\.?\s")
-_NUMBERED = re.compile(r"^[1-9]\d{2}\.(?:\d{1,3}[a-z]{0,2}\.?)?\s")
+_NUMBERED = re.compile(r"^[1-9][0-9]{2}\.(?:[0-9]{1,3}[a-z]{0,2}\.?)?\s")
 # A glossary term: a capitalised phrase that does not end like a sentence ("For Mirrodin!" is a term).
 _TERM = re.compile(r"^(?!\d+\.\s)[\"'\u201c\[(]?[A-Z0-9].{0,90}(?<![.:;,])(?<![.:;,][\"\u201d'])$")
 _EFFECTIVE = re.compile(r"effective as of (?P<rest>.{6,40})", re.I)

@@ -16,7 +16,7 @@ from .numbered import paragraphs, read_body
 NAME = "markdown"
 DESCRIPTION = "Markdown dump: '**702.15.** Lifelink', '+ **702.15a** ...', indented examples (e.g. the 2022 seed)"
 
-_BOLD_NUMBER = re.compile(r"^\s*(?:#{1,6}\s+|[+*-]\s+)?\*\*\s*\d{1,3}(?:\.\d{1,3})?")
+_BOLD_NUMBER = re.compile(r"^\s*(?:#{1,6}\s+|[+*-]\s+)?\*\*\s*[0-9]{1,3}(?:\.[0-9]{1,3})?")
 # Markup around a leading rule number: heading hashes, list bullets, bold/italic markers (also the
 # ones that slipped inside the number: "**702.10**a" is 702.10a).
 _LEAD = re.compile(
@@ -43,7 +43,7 @@ def strip_markup(line: str) -> str:
     return m["indent"] + number + line[m.end() :]
 
 
-_SLIPPED = re.compile(r"^\s*(?:[+*-]\s+)?\*\*[\d.]+\*\*[a-z]")
+_SLIPPED = re.compile(r"^\s*(?:[+*-]\s+)?\*\*[0-9.]+\*\*[a-z]")
 
 
 def parse(src: Source) -> Document:

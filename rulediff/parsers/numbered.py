@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from ..numbering import RuleNumber, new_number
+from ..model import LOST_RULE
+from ..numbering import RuleNumber, disguised_number, new_number
 from . import quirks
 from .build import TreeBuilder
 
 # A rule's number as printed: "702.15." (a rule, with its period), "702.15a" (a subrule).
-_NUMBER = r"(?P<num>(?P<heading>[1-9]\d{2})\.(?P<rule>\d{1,3})(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)"
+_NUMBER = r"(?P<num>(?P<heading>[1-9][0-9]{2})\.(?P<rule>[0-9]{1,3})(?P<letters>[a-z]{1,2})?)(?P<dot>\.?)"
 RULE_RE = re.compile(rf"^{_NUMBER}(?P<space>[ \t\u00a0]*)(?P<rest>.*)$", re.S)
 NUMBER_TOKEN_RE = re.compile(_NUMBER)  # (fullmatch: the number alone, as read before its first space)
-HEADING_RE = re.compile(r"^(?P<num>[1-9]\d{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
+HEADING_RE = re.compile(r"^(?P<num>[1-9][0-9]{2})\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 SECTION_RE = re.compile(r"^(?P<num>[1-9])\.[ \t\u00a0]+(?P<rest>\S.*)$", re.S)
 EXAMPLE_RE = re.compile(r"^(?:Example|EXAMPLE)s?\s*[:.]")
 UNDERLINE_RE = re.compile(r"^\s*(?:-{3,}|={3,}|\*{3,})\s*$")  # the underlined_titles quirk
@@ -78,36 +79,39 @@ def plausible_successor(prev: RuleNumber | None, cand: RuleNumber) -> bool:
     return cand.heading - prev.heading <= 1
 
 
-def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[ParagraphTuple]:
+def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> Iterator[ParagraphTuple]:
     """Group the lines of a region into paragraphs, 1-based line numbers, underlines dropped.
 
     In hard-wrapped text a line that begins with a number starts a new item only after a finished
     sentence, or when it is the plausible next rule and the previous line does not lead into a
     cross-reference ("...see rule" / "119.3.").
+
+    Made as they are read: a reading refused early (a rule repeated past any release's count, a text past
+    MAX_TEXT) stops here too, whatever the size of the rest.
     """
-    out: list[ParagraphTuple] = []
     if not wrapped:
-        # One line, one paragraph: a comprehension (the release's every line passes here once).
-        return [
+        # One line, one paragraph (the release's every line passes here once).
+        return (
             (i + 1, s, raw[:1].isspace(), None)
             for i, raw in enumerate(lines[start:end], start)
             if (s := raw.strip()) and not (s[0] in "-=*" and UNDERLINE_RE.match(s))
-        ]
+        )
+    return _wrapped_paragraphs(lines, start, end)
+
+
+def _wrapped_paragraphs(lines: list[str], start: int, end: int) -> Iterator[ParagraphTuple]:
     buf: list[str] = []
     first = 0
     indented = False
     last: RuleNumber | None = None
 
-    def flush() -> None:
-        if buf:
-            out.append((first + 1, " ".join(buf), indented, None))
-            buf.clear()
-
     for i in range(start, end):
         raw = lines[i]
         s = raw.strip()
         if not s or UNDERLINE_RE.match(s):
-            flush()
+            if buf:
+                yield (first + 1, " ".join(buf), indented, None)
+                buf.clear()
             continue
         num = _leading_number(s)
         if buf and (
@@ -118,7 +122,8 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
                 and (_END_OF_PARAGRAPH.search(buf[-1]) or not _REFERENCE_LEAD.search(buf[-1]))
             )
         ):
-            flush()
+            yield (first + 1, " ".join(buf), indented, None)
+            buf.clear()
         if not buf:
             first = i
             indented = raw[:1].isspace()
@@ -127,8 +132,8 @@ def paragraphs(lines: list[str], start: int, end: int, wrapped: bool) -> list[Pa
             if num is not None and plausible_successor(last, num):
                 last = num
         buf.append(s)
-    flush()
-    return out
+    if buf:
+        yield (first + 1, " ".join(buf), indented, None)
 
 
 # A rule's number as printed before the first space of its paragraph ("702.15.", "702.15a") -> what
@@ -195,8 +200,23 @@ def _other_shape(
     elif len(s) <= 2 and not s.isdigit():
         builder.warn(line, f"stray text {s!r} between rules; dropped", "stray")
     else:
+        warn_disguised(builder, s, line)
         builder.continuation(s, line, " " if wrapped and not indented else "\n")
     return current, None
+
+
+def warn_disguised(builder: TreeBuilder, s: str, line: int) -> None:
+    """Say so when a paragraph read as text starts with a rule number in characters the grammar does not
+    read (numbering.disguised_number): the rule it would be is lost, folded into the text before it."""
+    found = disguised_number(s)
+    if found is not None:
+        number, odd = found
+        builder.warn(
+            line,
+            f"{s[:16]!r} looks like rule {number} but holds {odd}, which no rule number has: read as text of "
+            "the rule before it (a rule is lost here)",
+            LOST_RULE,
+        )
 
 
 def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bool) -> None:
@@ -218,6 +238,8 @@ def read_body(paras: Iterable[ParagraphTuple], builder: TreeBuilder, wrapped: bo
             elif len(s) <= 2:
                 warn(line, f"stray text {s!r} between rules; dropped", "stray")
             else:
+                if not s[0].isascii():
+                    warn_disguised(builder, s, line)
                 builder.continuation(s, line, " " if wrapped and not indented else "\n")
             continue
         token, space, rest = s.partition(" ")

@@ -171,8 +171,39 @@ def _plain(lines: list[str], span: tuple[int, int] | None) -> str:
 _SENSE_RE = re.compile(r"^\d{1,2}\.\s+\S")
 
 
-def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool) -> list[GlossaryEntry]:
-    """Entries are a term line after a blank line, then text; indented lines continue the entry."""
+# A term line ending in its first sense's number: "Exile1. A zone." (the term ends in no digit).
+_GLUED = re.compile(r"(?P<term>\S.*?[^\d\s])1\.\s+(?P<rest>\S.*)")
+
+
+_CLOSING = "\"'\u201d\u2019)]"
+
+
+def _sentence(s: str) -> bool:
+    """A line no term is: a sentence of four words or more, ending in a period (a term glued to its first
+    sense, "Exile1. A zone. ...", is a term)."""
+    return s.rstrip(_CLOSING).endswith(".") and len(s.split()) >= 4 and _GLUED.fullmatch(s) is None
+
+
+def _term_like(line: str) -> bool:
+    """A line that could be a term: short, no sentence."""
+    s = line.strip()
+    return bool(s) and len(s.split()) <= 8 and not s.rstrip(_CLOSING).endswith((".", ":", ",", ";")) and s[0].isupper()
+
+
+def _unglued(term: str, body: list[str]) -> tuple[str, list[str]] | None:
+    """A term printed glued to its first sense, as the term and a body starting with that sense: only when
+    the body goes on with a sense 2 (a term that ends in "1." and says more is not taken apart)."""
+    m = _GLUED.fullmatch(term)
+    if m is None or not any(b.strip().startswith("2.") and _SENSE_RE.match(b.strip()) for b in body):
+        return None
+    return m["term"].rstrip(), [f"1. {m['rest']}", *body]
+
+
+def read_glossary(
+    lines: list[str], span: tuple[int, int] | None, wrapped: bool, warnings: list[ParseWarning] | None = None
+) -> list[GlossaryEntry]:
+    """Entries are a term line after a blank line, then text; indented lines continue the entry. A term
+    glued to its first sense is read apart, with a warning in ``warnings``."""
     if span is None:
         return []
     found: list[tuple[str, str, int]] = []
@@ -181,10 +212,19 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
     body: list[str] = []
 
     def flush() -> None:
-        if term is not None:
+        if term is None:
+            return
+        apart = _unglued(term, body)
+        if apart is None:
             found.append((term, _entry_text(body, wrapped), term_line))
+            return
+        found.append((apart[0], _entry_text(apart[1], wrapped), term_line))
+        if warnings is not None:
+            msg = f"glossary term {apart[0]!r} printed glued to its sense 1 ({term[:40]!r}); read apart"
+            warnings.append(ParseWarning(term_line, msg, "typo", quirk=quirks.GLUED_TERM.name))
 
     prev_blank = True
+    last_line = 0  # the line of the entry's last text line
     for i in range(span[0], span[1]):
         raw = lines[i]
         s = raw.strip()
@@ -194,13 +234,29 @@ def read_glossary(lines: list[str], span: tuple[int, int] | None, wrapped: bool)
         starts_entry = (
             prev_blank and not raw[:1].isspace() and (term is None or (i + 1 < span[1] and bool(lines[i + 1].strip())))
         )
-        if starts_entry:
+        if starts_entry and term is not None and _sentence(s):
+            # A sentence is no term: the entry's term is the short line printed at the end of the one before
+            # ("Echo ... / Effect / (blank) / "Ability" and "effect" are often confused ..."), or it goes on.
+            moved = body[-1].strip() if body and len(body) > 1 and _term_like(body[-1]) else None
+            if warnings is not None:
+                said = f"term {moved!r}, printed at the end of {term!r}" if moved else f"more of {term!r}"
+                msg = f"a glossary paragraph that starts like a term is a sentence; read as the text of {said}"
+                warnings.append(ParseWarning(i + 1, msg, "typo", quirk=quirks.SENTENCE_TERM.name))
+            if moved is None:
+                body.extend(["", raw.rstrip()])
+                prev_blank = False
+                continue
+            body.pop()
+            flush()
+            term, term_line, body = moved, last_line, [raw.rstrip()]
+        elif starts_entry:
             flush()
             term, term_line, body = s, i + 1, []
         elif term is not None:
             if prev_blank and body:
                 body.append("")
             body.append(raw.rstrip())
+        last_line = i + 1
         prev_blank = False
     flush()
     return [GlossaryEntry.make(t, text, ln) for t, text, ln in found]
@@ -268,7 +324,7 @@ def parse_lines(src: Source, lines: list[str], fmt: str, text: str | None = None
         rules,
         label=eff.isoformat() if eff else None,
         effective=eff,
-        glossary=read_glossary(lines, layout.glossary, wrapped),
+        glossary=read_glossary(lines, layout.glossary, wrapped, warnings),
         coverage=Coverage(complete=True, glossary=True, description="the whole Comprehensive Rules"),
         warnings=warnings,
         introduction=_plain(lines, layout.intro),

@@ -53,15 +53,19 @@ def repair_hyphenation(lines: list[str], first_line: int = 1) -> tuple[list[str]
     """Rejoin words split by a line-end hyphen. The fragment moves up to the first line; the hyphen is
     dropped when the joined word occurs elsewhere in the text and the hyphenated one does not (so
     "state-\\nbased" stays "state-based" and "permanen-\\nt" becomes "permanent")."""
-    vocab = {w.lower() for ln in lines for w in _WORD.findall(ln)}
+    vocab: set[str] | None = None  # every word of the text, made at the first split word (most pages have few)
     out = list(lines)
     warnings: list[ParseWarning] = []
     for i in range(len(out) - 1):
+        if not out[i].rstrip().endswith("-"):
+            continue  # (most lines: the pattern below needs a hyphen at the end)
         m = _SPLIT_WORD.search(out[i].rstrip())
         n = _NEXT_WORD.match(out[i + 1].lstrip())
         if not m or not n:
             continue
         head, tail = m["head"], n["tail"]
+        if vocab is None:
+            vocab = {w.lower() for ln in lines for w in _WORD.findall(ln)}
         joined = head + tail
         soft = joined.lower() in vocab and f"{head}-{tail}".lower() not in vocab
         word = joined if soft else f"{head}-{tail}"

@@ -152,7 +152,7 @@ HARD_WRAPPED = register(
 
 # --- misprinted rule numbers (parsers/numbered.py read_body) --------------------------------------
 
-_SPLIT_NUMBER_RE = re.compile(r"^(?P<rule>\d{1,3}[a-z]{0,2})(?P<dot>\.?)[ \t]+(?P<rest>\S.*)$", re.S)
+_SPLIT_NUMBER_RE = re.compile(r"^(?P<rule>[0-9]{1,3}[a-z]{0,2})(?P<dot>\.?)[ \t]+(?P<rest>\S.*)$", re.S)
 
 
 def split_number_typo(heading: int, rest: str, current: int | None) -> tuple[str, str] | None:
@@ -226,6 +226,23 @@ NO_SPACE = register(
     Kind.TYPO,
     ("1999-04-23..1999-11-01", "2022-10-07..2025-02-07"),
     """No space between a rule number and its text ('901.4.All'); read as the number and the text.""",
+)
+
+GLUED_TERM = register(
+    "glossary_term_glued_to_sense",
+    Kind.TYPO,
+    ("2021-06-18",),
+    """A glossary term printed glued to its first numbered sense ('Exile1. A zone. ...', the next line
+    '2. To put ...'); read as the term and its sense 1.""",
+)
+
+SENTENCE_TERM = register(
+    "glossary_term_at_end_of_entry",
+    Kind.TYPO,
+    ("2003-05-26",),
+    """A glossary term printed as the last line of the entry before, its text after a blank line ('Echo ... /
+    Effect / / "Ability" and "effect" are often confused ...'): the sentence is no term; read as the text of
+    the term printed before it.""",
 )
 
 # --- printed lines rewritten before reading (parsers/official.py) ---------------------------------

@@ -19,7 +19,7 @@ DESCRIPTION = (
 )
 
 _ADORNMENT = re.compile(r"^([=\-*~^#+`'\".:_])\1{2,}\s*$")
-_RULE_TITLE = re.compile(r"^(?P<num>[1-9]\d{2}\.\d{1,3})\s*$")
+_RULE_TITLE = re.compile(r"^(?P<num>[1-9][0-9]{2}\.[0-9]{1,3})\s*$")
 _ITEM = re.compile(r"^(?P<indent>\s*)(?P<letters>[a-z]{1,2})\.\s+(?P<text>\S.*)$")
 _DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?P<name>[\w-]+)::\s*(?P<arg>.*)$")
 _TARGET = re.compile(r"^\s*\.\.\s+_[^:]+:\s*$|^\s*:\w+:\s*\S*\s*$|^\s*\.\.\s*$")

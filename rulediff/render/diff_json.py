@@ -96,6 +96,7 @@ def _glossary(al: Alignment) -> list[dict[str, Any]]:
             "term": g.new.term if g.new else g.old.term if g.old else None,
             "old_term": g.old.term if g.old else None,
             "reason": g.reason,
+            "uncertain": g.uncertain,
             "diff": as_pairs(word_diff(*texts, al.number_map)),
         }
         for g, texts in _glossary_diffed(al)

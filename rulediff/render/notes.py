@@ -254,7 +254,7 @@ def _glossary_note(al: Alignment, g: GlossaryChange, ids: _Ids, link: bool) -> G
         return GlossaryNote(ident, Shown.GLOSSARY, "Term removed", term, None, plain("Old", _lines(g.old)), None)
     o, n = marked(_lines(g.old), _lines(g.new), al.number_map, link)
     renamed = g.old.term if g.old.term != g.new.term else None
-    return GlossaryNote(ident, Shown.GLOSSARY, "Term changed", term, renamed, o, n)
+    return GlossaryNote(ident, Shown.GLOSSARY, "Term changed", term, renamed, o, n, g.uncertain, g.reason)
 
 
 def _lines(entry: Any) -> str:

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..numbering import find_references
+from ..references import find_references
 from ..words.diff import Op, Piece, word_diff
 
 # A rule longer than this shows only the stretches around its changes (whole words, "…" between).

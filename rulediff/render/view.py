@@ -127,6 +127,8 @@ class GlossaryNote:
     old_term: str | None
     old: Passage | None
     new: Passage | None
+    uncertain: bool = False  # the link to the old term stands on weak evidence (``reason`` says which)
+    reason: str = ""
 
 
 @dataclass(slots=True)

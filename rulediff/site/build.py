@@ -24,10 +24,11 @@ from ..support.worker_pool import pool as worker_pool
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
 from .index import Page, pair_summaries, write_index, write_search
+from .journal import note_digest
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
-from .writer import SiteWriter, prepare_folder, write_if_changed
+from .writer import SiteWriter, digest_of, prepare_folder, proven, refuse_foreign, write_if_changed
 
 Progress = Callable[[str, int, int], None]
 
@@ -39,7 +40,7 @@ def build_site(
     *,
     force: bool = False,
     on_wait: Callable[[], None] | None = None,
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """Write the whole site for ``arc`` into ``out`` (empty, absent, or an earlier site unless ``force``);
     returns counts of what was written. ``on_wait`` is called once if another build of ``out`` makes this
     one wait for more than a second."""
@@ -47,7 +48,7 @@ def build_site(
     prepare_folder(root, force=force)
     # One build of a site at a time, each reading the archive after the one before it has ended: the writer
     # holds the site's lock from here (see sitewriter.JOURNAL).
-    w = SiteWriter(root, on_wait)
+    w = SiteWriter(root, on_wait, force=force)
     try:
         arc.release_caches()  # what archiving kept in memory is not what the pages read
         # Alignments an older engine stored are re-aligned; bridges between partial dumps (not stored by
@@ -68,13 +69,13 @@ def build_site(
 
 def _build(
     arc: Archive, root: Path, progress: Progress | None, memo: StoredEdits, parts: StoredParts, w: SiteWriter
-) -> dict[str, int]:
-    versions = arc.versions.all()
-    names = _file_names(versions)
-    pages, uncounted = _pages(arc, versions, names, parts)
+) -> dict[str, Any]:
+    every, versions, stands_by = _timeline(arc)
+    names = _file_names(every)
+    pages, uncounted = _pages(arc, every, stands_by, names, parts)
     env = environment()
 
-    idx = RuleIndex.build(arc, versions)
+    idx = RuleIndex.build(arc, versions, stands_by)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     nav = _neighbours(pages)
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
@@ -106,6 +107,8 @@ def _build(
                 str(root),
                 [(p.old.id, p.new.id, p.path, nav.get(p.path, {}), p.path in uncounted) for p in c],
                 _address_book(idx, {v for p in c for v in (p.old.id, p.new.id)}),
+                w.proof(p.path for p in c),
+                w.force,
             )
             for c in chunks
         ]
@@ -116,8 +119,8 @@ def _build(
         work.here_while(lambda: not all(job.done() for job in jobs))
         done = 0
         for job, chunk in zip(jobs, chunks, strict=True):
-            for p, (wrote, counts, lookups) in zip(chunk, job.result(), strict=True):
-                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote)
+            for p, (wrote, digest, counts, lookups) in zip(chunk, job.result(), strict=True):
+                w.record(p.path, stamp(_page_key(p, nav, fixed), lookups), wrote, digest)
                 if counts is not None:
                     p.summary = counts
                     parts.put(uncounted[p.path], json.dumps(counts))
@@ -133,15 +136,26 @@ def _build(
     w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
 
     w.write("site.css", asset("report.css"))
-    write_index(arc, versions, pages, names, idx, lineage_pages, glossary, w, env)
+    write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
     w.finish()
     return {
-        "versions": len(versions),
+        "versions": len(every),
         "diff_pages": len(pages),
         "history_pages": len(lineage_pages),
         "written": w.written,
         "unchanged": w.skipped,
+        "left_alone": w.left_alone,
     }
+
+
+def _timeline(arc: Archive) -> tuple[list[VersionRow], list[VersionRow], dict[int, int]]:
+    """Every version; the timeline the pages follow; and the partial dumps beside a complete release of their
+    date, each with the release it stands by (listed on the index, with a page of what they differ in)."""
+    every = arc.versions.all()
+    aside = arc.versions.beside(every)
+    versions = [v for v in every if v.id not in aside]
+    stands_by = {vid: release.id for vid in aside if (release := arc.versions.release_of(vid, every)) is not None}
+    return every, versions, stands_by
 
 
 def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:
@@ -193,7 +207,9 @@ def _render_pages(
     root: str,
     pages: list[tuple[int, int, str, dict[str, dict[str, str]], bool]],
     addresses: dict[int, dict[str, str]],
-) -> list[tuple[bool, dict[str, int] | None, list[Lookup]]]:
+    proof: dict[str, list[str] | None],
+    force: bool,
+) -> list[tuple[bool, str, dict[str, int] | None, list[Lookup]]]:
     """Worker: render diff pages from the archive (read only) and write them; whether each changed, the
     counts of the pages asked for them (a corrected pair: its counts come from the alignment at hand), and
     the rule pages each linked to by number (release, number, address)."""
@@ -205,7 +221,8 @@ def _render_pages(
         out = []
         for a, b, rel, nav, count in pages:
             arc.alignments.release()
-            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked))
+            mine = _Mine(Path(root), proof, force)
+            out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked, mine))
     return out
 
 
@@ -219,7 +236,8 @@ def _render_page(
     count: bool,
     addresses: dict[int, dict[str, str]],
     checked: dict[str, Path],
-) -> tuple[bool, dict[str, int] | None, list[Lookup]]:
+    mine: _Mine,
+) -> tuple[bool, str, dict[str, int] | None, list[Lookup]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
     al = arc.alignments.get(f"#{a}", f"#{b}")
     made: dict[Lookup, None] = {}
@@ -232,8 +250,26 @@ def _render_page(
         return url
 
     site = {**_NAV, **nav, "rule_history": rule_history}
-    wrote = write_if_changed(root, rel, to_html(al, site=site), checked)
-    return wrote, al.summary() if count else None, list(made)
+    html = to_html(al, site=site)
+    digest = digest_of(html.encode("utf-8"))
+    wrote = write_if_changed(root, rel, html, checked, mine.before(digest))
+    return wrote, digest, al.summary() if count else None, list(made)
+
+
+class _Mine:
+    """In a worker: replace only a file the build can prove is the site's (see writer.proven), and note in
+    the build's journal the digest of each page it is about to write."""
+
+    def __init__(self, root: Path, proof: dict[str, list[str] | None], force: bool) -> None:
+        self.root, self.proof, self.force = root, proof, force
+
+    def before(self, digest: str) -> Callable[[str, str | None], None]:
+        def check(rel: str, kind: str | None) -> None:
+            if kind == "file" and not self.force and not proven(self.root, rel, self.proof.get(rel, [])):
+                raise refuse_foreign(self.root, rel)
+            note_digest(self.root, rel, digest)
+
+        return check
 
 
 def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:
@@ -281,14 +317,18 @@ def _file_names(versions: list[VersionRow]) -> dict[int, str]:
 
 
 def _pages(
-    arc: Archive, versions: list[VersionRow], names: dict[int, str], parts: StoredParts
+    arc: Archive, every: list[VersionRow], stands_by: dict[int, int], names: dict[int, str], parts: StoredParts
 ) -> tuple[list[Page], dict[str, str]]:
-    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by)."""
-    summaries, uncounted = pair_summaries(arc, versions, parts)
-    by_id = {v.id: v for v in versions}
+    """The diff pages, and those whose counts are still to work out (path -> the key to keep them by): one per
+    consecutive pair of the timeline, per bridge between partial dumps, and per dump beside a release (from
+    the release)."""
+    summaries, uncounted = pair_summaries(arc, every, parts)
+    by_id = {v.id: v for v in every}
+    versions = [v for v in every if v.id not in stands_by]
     pairs = [(a.id, b.id, "consecutive") for a, b in zip(versions, versions[1:], strict=False)]
     consecutive = {(a, b) for a, b, _ in pairs}
     pairs += [(a, b, "bridge") for a, b in arc.alignments.bridges() if (a, b) not in consecutive]
+    pairs += [(release, vid, "beside") for vid, release in sorted(stands_by.items())]
     out = []
     waiting = {}
     for a, b, role in pairs:

@@ -14,8 +14,9 @@ from typing import Any
 from markupsafe import Markup
 
 from ..archive import Archive, VersionRow
-from ..history.glossary import term_key
+from ..history.glossary import TermLine, term_key, term_lines
 from ..history.timeline import stretches
+from ..matcher.glossary import spelling_key
 from ..render.templating import made_by
 from .history import links_hold, run_key, stamp
 from .rule_index import RuleIndex, file_slug
@@ -59,7 +60,7 @@ def write_glossary_pages(
     last version index) for every distinct definition. "See rule 702.15" in a definition links to the
     history of the rule that number named in that release."""
     order = {v.id: k for k, v in enumerate(versions)}
-    by_key = _terms_by_key(arc, versions, order)
+    lines = term_lines(arc, versions)
     # Only a release with a glossary can say a term is gone (a partial dump has none).
     with_glossary = [k for k, v in enumerate(versions) if arc.versions.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1
@@ -67,68 +68,57 @@ def write_glossary_pages(
     used: set[str] = set()
     listing: list[dict[str, Any]] = []
     search: list[dict[str, Any]] = []
-    for key in sorted(by_key):
-        seen = by_key[key]
-        ks = sorted(seen)
+    # A page is named after the term's latest name (a renamed term's page keeps no old name's address).
+    for key, _first, n_line in sorted((term_key(ln.latest), min(ln.seen), n) for n, ln in enumerate(lines)):
+        line = lines[n_line]
+        ks = sorted(line.seen)
         name, n = file_slug(key), 2
         while name in used:
             name, n = f"{file_slug(key)}-{n}", n + 1
         used.add(name)
         path = f"glossary/{name}.html"
-        latest = seen[ks[-1]][0]
-        terms = list(dict.fromkeys(seen[k][0] for k in ks))
+        latest = line.latest
+        names = line.names()
+        current = ks[-1] >= last_glossary
         listing.append(
             {
                 "path": name + ".html",
                 "term": latest,
-                "formerly": [t for t in terms if t != latest],
-                "first": versions[ks[0]].label,
-                "last": versions[ks[-1]].label,
-                "current": ks[-1] >= last_glossary,
+                "formerly": [t for t in names if spelling_key(t) != spelling_key(latest)],
+                "first": versions[ks[0]].date,
+                "last": versions[ks[-1]].date,
+                "current": current,
             }
         )
         texts: dict[str, list[int]] = {}
         for k in ks:
-            texts.setdefault(seen[k][1], []).append(k)
+            texts.setdefault(line.seen[k][1], []).append(k)
         for text, at in texts.items():
-            search.append({"text": text, "term": seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
+            search.append({"text": text, "term": line.seen[at[-1]][0], "path": path, "first": at[0], "last": at[-1]})
         gone = next((versions[k] for k in with_glossary if k > ks[-1]), None)
-        _write_term_page(pages, path, seen, latest, terms, gone)
+        _write_term_page(pages, path, line, latest, names, gone)
     listing.sort(key=lambda e: e["term"].casefold())
     w.write("glossary/index.html", env.get_template("glossary_index.html.j2").render(terms=listing))
     search.sort(key=lambda e: (e["first"], e["path"], e["text"]))
     return search
 
 
-def _terms_by_key(
-    arc: Archive, versions: list[VersionRow], order: dict[int, int]
-) -> dict[str, dict[int, tuple[str, str]]]:
-    """Each term's (spelling, text) by release index, the terms by key."""
-    by_key: dict[str, dict[int, tuple[str, str]]] = {}
-    keys: dict[str, str] = {}  # a term's key, per distinct spelling: most terms repeat in every release
-    for vid, _pos, term, text in arc.texts.glossary_in_order(v.id for v in versions):
-        key = keys.get(term)
-        if key is None:
-            key = keys[term] = term_key(term)
-        by_key.setdefault(key, {}).setdefault(order[vid], (term, text))
-    return by_key
-
-
 def _write_term_page(
     pages: _Pages,
     path: str,
-    seen: dict[int, tuple[str, str]],
+    line: TermLine,
     latest: str,
     terms: list[str],
     gone: VersionRow | None,
 ) -> None:
     """One term's page, unless the page written before still reads the same."""
-    versions, ks = pages.versions, sorted(seen)
+    versions, seen = pages.versions, line.seen
+    ks = sorted(seen)
     # As a rule's page (see site/history.py): what the page shows, with no word of the newest release unless
     # the term changed in it, and the lookups its definitions made by number, looked up again.
     runs: list[list[Any]] = []
     for k in ks:
-        if runs and k == runs[-1][1] + 1 and seen[k] == seen[runs[-1][1]]:
+        if runs and k in line.follows and k not in line.links and seen[k] == seen[runs[-1][1]]:
             runs[-1][1] = k
         else:
             runs.append([k, k])
@@ -137,18 +127,17 @@ def _write_term_page(
             [
                 made_by(),  # the code and templates that make it
                 path,
-                [[*run_key(versions, pages.diff_into, a, b), *seen[a]] for a, b in runs],
+                [[*run_key(versions, pages.diff_into, a, b), *seen[a], line.links.get(a)] for a, b in runs],
                 gone.label if gone is not None else None,
             ]
         ).encode()
     ).hexdigest()
     if pages.w.fresh_if(path, partial(links_hold, key_hash, pages.idx, versions[-1].id)):
         return
-    entries = [(versions[k], None, seen[k][0], seen[k][1], k - 1 in seen) for k in ks]
     steps = []
     made: dict[Lookup, None] = {}
     newest = len(versions) - 1
-    for n, s in enumerate(stretches(entries, edits=False), 1):
+    for n, s in enumerate(stretches(line.entries(versions), line.link_said(versions), edits=False), 1):
         page = pages.diff_into.get(s.first.id)
         diff_link = "../" + page + "#glossary" if page and s.change != "first seen" else None
         to = None if pages.order[s.last.id] == newest else s.last.label

@@ -61,11 +61,10 @@ def plan_history_pages(
         gone = next((v for v in versions[runs[-1][1] + 1 :] if v.id in idx.complete), None)
         via, ended = link_texts(marks.get(lin, []))
         children = [(n, "../" + idx.paths[idx.at[latest[1]][n]]) for n in _children(idx, latest[1], latest[2])]
-        key = _page_key(lin, path, runs, versions, diff_into, via, ended, numbers, children, gone)
+        key = _page_key(path, runs, versions, diff_into, via, ended, numbers, children, gone)
         if w.fresh_if(path, functools.partial(links_hold, key, idx, versions[-1].id)):
             continue
         context = {
-            "lineage": lin,
             "latest": {"number": latest[2], "title": latest[3]},
             "numbers": numbers,
             "children": children,
@@ -82,7 +81,6 @@ def plan_history_pages(
 
 
 def _page_key(
-    lin: int,
     path: str,
     runs: list[list[Any]],
     versions: list[VersionRow],
@@ -100,7 +98,6 @@ def _page_key(
         json.dumps(
             [
                 made_by(),  # the code and templates that make it
-                lin,  # the page names its lineage id, which a reassignment (a correction, an insert) changes
                 path,
                 [[*run_key(versions, diff_into, a, b), *rest] for a, b, *rest in runs],
                 sorted(via.items()),

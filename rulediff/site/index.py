@@ -73,7 +73,7 @@ def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
 def _version_rows(
     versions: list[VersionRow], pages: list[Page], names: dict[int, str], keywords: dict[int, list[str]]
 ) -> list[dict[str, Any]]:
-    into = {p.new.id: p for p in pages if p.role == "consecutive"}
+    into = {p.new.id: p for p in pages if p.role in ("consecutive", "beside")}
     rows = []
     for v in versions:
         p = into.get(v.id)
@@ -95,6 +95,7 @@ def _version_rows(
                 "changes": changes,
                 "overlap": overlap,
                 "diff": p.path if p else None,
+                "beside": p.old.label if p is not None and p.role == "beside" else None,
                 "provenance": v.provenance or v.source,
             }
         )
@@ -147,22 +148,23 @@ def write_search(
     w.write("search.html", env.get_template("search.html.j2").render(count=len(entries)))
 
 
-def _search_spans(idx: RuleIndex, texts: dict[int, str]) -> list[list[Any]]:
-    """[searchable text, number, lineage, first, last] once per distinct searchable text (``texts``: body id ->
-    its text) and lineage: typography-only variants collapse. ``first`` and ``last`` are the positions of the
-    first and last version it is in; ``number`` is the one it has in that last version (its first rule there,
-    as stored)."""
+def _search_spans(idx: RuleIndex, texts: dict[int, tuple[str, str]]) -> list[list[Any]]:
+    """[text, number, lineage, first, last] once per distinct searchable text (``texts``: body id -> its
+    searchable text and its text as printed) and lineage: typography-only variants collapse, the latest
+    printing shown. ``first`` and ``last`` are the positions of the first and last version it is in; ``number``
+    is the one it has in that last version (its first rule there, as stored)."""
     acc: dict[tuple[str, int], list[Any]] = {}
     for (body, lin), (first, last, number, row) in idx.spans.items():
-        key = (texts[body], lin)
+        search, shown = texts[body]
+        key = (search, lin)
         e = acc.get(key)
         if e is None:
-            acc[key] = [key[0], number, lin, first, last, row]
+            acc[key] = [shown, number, lin, first, last, row]
             continue
         if first < e[3]:
             e[3] = first
         if last > e[4] or (last == e[4] and row < e[5]):
-            e[1], e[4], e[5] = number, last, row
+            e[0], e[1], e[4], e[5] = shown, number, last, row
     return [e[:5] for e in acc.values()]
 
 
@@ -179,6 +181,7 @@ def write_index(
 ) -> None:
     """The index page: every version newest first with its counts, new keywords and the chart."""
     rows = list(reversed(_version_rows(versions, pages, names, new_keywords(idx))))
+    aside = {p.new.id for p in pages if p.role == "beside"}
     # An undated dump placed on the timeline by the release its text matches says which (rulediff identify).
     labels = {v.id: v.label for v in versions}
     identified = arc.identifications.all().items()
@@ -188,7 +191,7 @@ def write_index(
     index = env.get_template("site_index.html.j2").render(
         versions=rows,
         pages=pages,
-        chart=_chart(versions, pages),
+        chart=_chart([v for v in versions if v.id not in aside], pages),
         lineages=lineage_pages,
         terms=len({g["path"] for g in glossary}),
         title="Comprehensive Rules archive",

@@ -39,10 +39,38 @@ def safe_relative(rel: object) -> str | None:
     return "/".join(parts) if "/".join(parts) == rel else None
 
 
-def open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple[int | None, bool, list[str] | None]:
+# What the writer writes, and so all it may ever replace or remove: its pages and data by folder and suffix, and
+# its files at the top. A name a planted stamp or journal lists that is none of these is left alone.
+_OWN_FOLDERS = {"diff", "rules", "glossary", "api", "cr", "compare"}
+_OWN_SUFFIXES = {".html", ".json", ".js", ".css", ".xml"}
+_OWN_TOP = {"index.html", "search.html", "search-index.js", "site.css", "feed.xml", "compare.html"}
+
+
+def writer_path(rel: str) -> bool:
+    """Is ``rel`` (a clean relative path) a name the site's writer produces?"""
+    if "/" not in rel:
+        return rel in _OWN_TOP
+    top = rel.split("/", 1)[0]
+    return top in _OWN_FOLDERS and PurePosixPath(rel).suffix in _OWN_SUFFIXES
+
+
+def note_digest(root: Path, rel: str, digest: str) -> None:
+    """In a worker of the build that holds the journal: note that ``rel`` is about to hold the bytes of
+    ``digest`` (appended whole: the build's process appends to the same journal)."""
+    fd = os.open(root / JOURNAL, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+    try:
+        os.write(fd, f"{rel}\t{digest}\n".encode())
+    finally:
+        os.close(fd)
+
+
+def open_journal(
+    root: Path, on_wait: Callable[[], None] | None = None
+) -> tuple[int | None, bool, dict[str, set[str]] | None]:
     """The site's journal, opened and locked (waiting up to LOCK_WAIT for a build that holds it), whether
-    this process may write it, and the pages it names: a build before this one stopped before its end (None:
-    more than any build notes, so every page is made again). A site whose folder is read-only has none
+    this process may write it, and the pages it names, each with the digests of the bytes a build noted it
+    was about to write there: a build before this one stopped before its end (None: more than any build
+    notes, so every page is made again). A site whose folder is read-only has none
     (nothing can be written there); a journal this user may only read is locked and read, and a build that
     then has a page to write says it cannot write the journal; a symlink, folder or other file planted at
     its name is refused. Where the file system has no locks, a build goes on without one."""
@@ -55,7 +83,7 @@ def open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple
         if e.errno in (errno.ELOOP, errno.EISDIR):
             raise OutputError(planted, source=str(path)) from None
         if e.errno == errno.EROFS:
-            return None, False, []  # a read-only file system: nothing can be written there
+            return None, False, {}  # a read-only file system: nothing can be written there
         if e.errno not in (errno.EACCES, errno.EPERM):
             raise OutputError(f"cannot write: {e.strerror}", source=str(path)) from None
         # Not ours to write: a journal another user's build made, or a folder this user may not write in.
@@ -63,7 +91,7 @@ def open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
-            return None, False, []  # a read-only folder and no journal: nothing can be written there
+            return None, False, {}  # a read-only folder and no journal: nothing can be written there
         except OSError as e2:
             if e2.errno in (errno.ELOOP, errno.EISDIR):
                 raise OutputError(planted, source=str(path)) from None
@@ -82,8 +110,13 @@ def open_journal(root: Path, on_wait: Callable[[], None] | None = None) -> tuple
         raise
     if size > JOURNAL_MOST:
         return fd, writable, None
-    names = b"".join(chunks).decode("utf-8", "replace").split("\n")
-    left = [rel for rel in dict.fromkeys(names) if safe_relative(rel) == rel and rel not in (STAMP, JOURNAL)]
+    left: dict[str, set[str]] = {}
+    for line in b"".join(chunks).decode("utf-8", "replace").split("\n"):
+        rel, _, digest = line.partition("\t")
+        if safe_relative(rel) == rel and rel not in (STAMP, JOURNAL):
+            noted = left.setdefault(rel, set())
+            if digest:
+                noted.add(digest)
     return fd, writable, left
 
 

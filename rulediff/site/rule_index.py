@@ -80,14 +80,18 @@ class RuleIndex:
     spans: dict[tuple[int, int], list[Any]]
 
     @classmethod
-    def build(cls, arc: Archive, versions: list[VersionRow]) -> RuleIndex:
+    def build(cls, arc: Archive, versions: list[VersionRow], stands_by: dict[int, int] | None = None) -> RuleIndex:
+        """The index of the timeline ``versions``; a version beside a release (``stands_by``: its id -> the
+        release's) has no rows of its own on the rule pages, and its rule numbers lead where the release's do."""
         order = {v.id: k for k, v in enumerate(versions)}
         # Stored in the order they were added, read in release order (a release inserted before others was
         # added after them): every lineage's rows then come in release order, which its page and the
         # keyword list read them in, without a sort of each.
         per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
         for row in arc.lineages.rule_index():  # (every row of an archived version: the archive checks it)
-            per_version[row[1]].append(row)
+            bucket = per_version.get(row[1])
+            if bucket is not None:  # (none for a version beside a release: the release's rows stand for it)
+                bucket.append(row)
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {}
@@ -132,6 +136,8 @@ class RuleIndex:
                         below.setdefault(parent, []).append((number, body))
                     elif parent is not None:
                         head.setdefault(parent, []).append(number)
+        for vid, release in (stands_by or {}).items():
+            at[vid], kids[vid], heads[vid] = at[release], kids[release], heads[release]
         sort_keys = {n: number_sort_key(n) for n in parents}
         for per in kids.values():
             for lst in per.values():

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from ..archive import Archive
 from ..errors import DamagedArchiveError
 from ..history.timeline import Stretch, work_out
-from ..numbering import find_references
+from ..references import find_references
 from ..support.code_digest import sources_digest
 from ..words.diff import Op
 from ..words.edits import Edit, edit_engine
@@ -115,13 +115,17 @@ def glossary_step(
     s: Stretch, k: int, to: str | None, diff_link: str | None, memo: StoredEdits | None, parts: StoredParts | None
 ) -> str:
     """Step ``k`` of a glossary term's page (see ``history_step``); ``diff_link`` is its release's glossary."""
-    key = part_key("glossary", [k, s.first.label, to, s.name, s.change, s.previous, diff_link, s.before, s.text])
+    key = part_key(
+        "glossary", [k, s.first.label, to, s.name, s.change, s.previous, s.link, diff_link, s.before, s.text]
+    )
 
     def render() -> str:
         work_out(s, memo)
         out = _when(k, s, to)
         out.append(f"{escape(s.name)}\n")
         out.append(_badges(s))
+        if s.link:
+            out.append(f' <span class="badge via">{escape(s.link)}</span>')
         if diff_link:
             out.append(f' <a class="release" href="{escape(diff_link)}">this release\'s changes</a>')
         return _body(out, s)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import stat
@@ -16,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import OutputError
 from ..support.safe_write import NEW_FILE, fresh_file_beside
-from .journal import JOURNAL, STAMP, open_journal, remove_temp_files, safe_relative
+from .journal import JOURNAL, STAMP, open_journal, remove_temp_files, safe_relative, writer_path
 
 
 def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Path:
@@ -75,11 +76,12 @@ def write_if_changed(
     rel: str,
     text: str,
     checked: dict[str, Path] | None = None,
-    before: Callable[[str], None] | None = None,
+    before: Callable[[str, str | None], None] | None = None,
 ) -> bool:
     """Atomically write ``root/rel`` unless it already holds exactly ``text``; never outside ``root``. A symlink
     at the name is replaced, not followed; a folder, device, FIFO or socket there is an error. ``checked``:
-    see ``_inside``; ``before(rel)`` is called when the page is about to be written (not when it is kept)."""
+    see ``_inside``; ``before(rel, kind)`` is called when the page is about to be written (not when it is
+    kept), with what stands there now ("file", "symlink" or None): it may refuse by raising."""
     target = _inside(root, rel, checked)
     data = text.encode("utf-8")
     kind = _existing_kind(target)
@@ -88,7 +90,7 @@ def write_if_changed(
     if kind == "file" and target.stat().st_size == len(data) and target.read_bytes() == data:
         return False
     if before is not None:
-        before(rel)
+        before(rel, kind)
     try:
         fd, tmp = fresh_file_beside(target)
     except OSError as e:
@@ -104,6 +106,36 @@ def write_if_changed(
             raise OutputError(f"cannot write: {e.strerror}", source=str(target)) from None
         raise
     return True
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def proven(root: Path, rel: str, known: Iterable[str] | None) -> bool:
+    """Can the writer prove it wrote ``root/rel``: a name it produces, holding bytes of a digest it recorded
+    (``known``; None: an entry of a stamp from before digests were kept, trusted by its name alone)?"""
+    if not writer_path(rel):
+        return False
+    if known is None:
+        return True
+    allowed = set(known)
+    if not allowed:
+        return False
+    try:
+        target = _inside(root, rel)
+        if _existing_kind(target) != "file":
+            return False
+        return digest_of(target.read_bytes()) in allowed
+    except (OSError, OutputError):
+        return False
+
+
+def refuse_foreign(root: Path, rel: str) -> OutputError:
+    return OutputError(
+        "a file rulediff did not write stands where the site has a page; move it away, or use --force to replace it",
+        source=str(root / rel),
+    )
 
 
 def is_site(root: Path) -> bool:
@@ -160,47 +192,69 @@ def prepare_folder(root: Path, *, force: bool = False) -> None:
 
 class SiteWriter:
     """Writes files under ``root`` only when their bytes change, and remembers what each page was built
-    from, so a rebuild after adding one release renders only what that release touches. Only files this
-    writer (or an earlier build) recorded are ever removed, and only plain files inside the folder.
+    from and the digest of the bytes written, so a rebuild after adding one release renders only what that
+    release touches. A file is replaced or removed only when the writer can prove it wrote it (``proven``:
+    a name it produces, holding bytes it recorded); a file at a page's name it cannot prove is refused
+    (``force``: replaced), and one it would remove is left and listed in ``left_alone``.
 
     One build writes a site at a time (a second waits for the first: see JOURNAL), and a build that stopped
     midway is mended by the next: the pages it had started to write are made again, those it added that are
     no longer part of the site are removed, and so are its temp files. Call ``finish`` at the end of a build,
     or ``close`` when it fails."""
 
-    def __init__(self, root: Path, on_wait: Callable[[], None] | None = None) -> None:
+    def __init__(self, root: Path, on_wait: Callable[[], None] | None = None, *, force: bool = False) -> None:
         """``on_wait`` is called once if another build of the site holds it for more than a second."""
         self.root = root
+        self.force = force
         self._prefix = os.path.join(root, "")  # the folder's path as text: a page's is this and its name
         self.written = 0
         self.skipped = 0
         self.seen: set[str] = set()
+        self.left_alone: list[str] = []
         self.checked: dict[str, Path] = {}  # folders of the site already walked (see _inside)
         self._journal, self._writable, left = open_journal(root, on_wait)
         # A writer dropped without finish or close (a library caller's) lets the next build in when it goes.
         self._release = weakref.finalize(self, os.close, self._journal) if self._journal is not None else None
         # Read after the lock is ours: a build that held it has saved its stamp by now.
-        self.stamps: dict[str, str] = self._read_stamps()
-        if left is None:  # a journal too long to be a build's: no page stamped is trusted
-            left = list(self.stamps)
+        self.stamps, self.digests = self._read_stamps()
+        if left is None:  # a journal too long to be a build's: no page stamped is trusted to be as stamped
+            left = {rel: set() for rel in self.stamps}
+        # The digests each page may hold for the writer to know it as its own: the last stamped, and those an
+        # earlier build's journal noted it was about to write (None: a stamp's entry from before digests).
+        self.known: dict[str, set[str] | None] = {
+            rel: ({d} if d is not None else None) for rel, d in self.digests.items()
+        }
+        for rel, noted in left.items():
+            had = self.known.get(rel, set())
+            if had is not None:
+                self.known[rel] = had | noted
+            self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
         # Pages an earlier build may have written, beside its stamp's (see finish): those its journal names.
         self.owned = set(left)
-        for rel in left:
-            self.stamps.pop(rel, None)  # its stamp may be older than the page: made again
         if left:
             remove_temp_files(root, [*left, STAMP])
 
-    def _read_stamps(self) -> dict[str, str]:
+    def _read_stamps(self) -> tuple[dict[str, str], dict[str, str | None]]:
+        """The stamp's keys and digests by page (a stamp from before digests: every digest None)."""
         stamp = self.root / STAMP
         if not is_site(self.root):
-            return {}
+            return {}, {}
         try:
             data = json.loads(stamp.read_text("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-            return {}  # a damaged stamp (or one nested past the decoder's depth) only costs a full rebuild
+            return {}, {}  # a damaged stamp (or one nested past the decoder's depth) only costs a full rebuild
         if not isinstance(data, dict):
-            return {}
-        return {k: v for k, v in data.items() if safe_relative(k) == k and k != STAMP and isinstance(v, str)}
+            return {}, {}
+        keys: dict[str, str] = {}
+        digests: dict[str, str | None] = {}
+        for rel, value in data.items():
+            if safe_relative(rel) != rel or rel == STAMP:
+                continue
+            if isinstance(value, str):
+                keys[rel], digests[rel] = value, None
+            elif isinstance(value, list) and len(value) == 2 and all(isinstance(x, str) for x in value):
+                keys[rel], digests[rel] = value[0], value[1]
+        return keys, digests
 
     def fresh_if(self, rel: str, holds: Callable[[str], bool]) -> bool:
         """Is ``rel`` already built, from a key ``holds`` accepts (a key that names what the page looked up,
@@ -209,9 +263,21 @@ class SiteWriter:
         old = self.stamps.get(rel)
         return old is not None and holds(old) and _existing_kind(self._prefix + rel) == "file"
 
+    def proof(self, rels: Iterable[str]) -> dict[str, list[str] | None]:
+        """What a worker writing ``rels`` needs to tell this writer's files from others': the digests known
+        for each (None: trusted by its name)."""
+        out: dict[str, list[str] | None] = {}
+        for rel in rels:
+            known = self.known.get(rel, set())
+            out[rel] = sorted(known) if known is not None else None
+        return out
+
     def expect(self, rels: Iterable[str]) -> None:
         """Note in the journal that ``rels`` are about to be written (by this process or a worker)."""
-        data = memoryview("".join(f"{rel}\n" for rel in rels).encode("utf-8"))
+        self._append("".join(f"{rel}\n" for rel in rels))
+
+    def _append(self, lines: str) -> None:
+        data = memoryview(lines.encode("utf-8"))
         if self._journal is None or not data:
             return  # a site whose folder is read-only: nothing can be written there
         if not self._writable:
@@ -222,23 +288,33 @@ class SiteWriter:
         except OSError as e:
             raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
 
-    def _note(self, rel: str) -> None:
-        if rel != STAMP:
-            self.expect([rel])
-
     def write(self, rel: str, text: str, key: str | None = None) -> None:
         self.seen.add(rel)
-        if write_if_changed(self.root, rel, text, self.checked, self._note):
+        digest = digest_of(text.encode("utf-8")) if rel != STAMP else None
+
+        def before(rel: str, kind: str | None) -> None:
+            if rel == STAMP:
+                return
+            if kind == "file" and not self.force and not proven(self.root, rel, self.known.get(rel, set())):
+                raise refuse_foreign(self.root, rel)
+            self._append(f"{rel}\t{digest}\n")
+
+        if write_if_changed(self.root, rel, text, self.checked, before):
             self.written += 1
         else:
             self.skipped += 1
+        if digest is not None:
+            self.digests[rel] = digest
+            self.known[rel] = {digest}
         if key is not None:
             self.stamps[rel] = key
 
-    def record(self, rel: str, key: str, wrote: bool) -> None:
-        """A page another process wrote."""
+    def record(self, rel: str, key: str, wrote: bool, digest: str) -> None:
+        """A page another process wrote (``digest``: of its bytes)."""
         self.seen.add(rel)
         self.stamps[rel] = key
+        self.digests[rel] = digest
+        self.known[rel] = {digest}
         if wrote:
             self.written += 1
         else:
@@ -252,10 +328,14 @@ class SiteWriter:
         self._journal = None
 
     def _remove_old(self, rel: str) -> None:
-        """Remove the page ``rel`` an earlier build wrote, if it is still there (only then are its folders
-        looked into, and they are never made: a bogus stamp entry by the hundred thousand costs an lstat
-        each), and only through plain folders of the site."""
+        """Remove the page ``rel`` an earlier build wrote, if it is still there and the writer can prove it is
+        its own (only then are its folders looked into, and they are never made: a bogus stamp entry by the
+        hundred thousand costs an lstat each), and only through plain folders of the site. One it cannot
+        prove is left, and listed in ``left_alone``."""
         if _existing_kind(self._prefix + rel) not in ("file", "symlink"):
+            return
+        if not proven(self.root, rel, self.known.get(rel, set())):
+            self.left_alone.append(rel)
             return
         try:
             target = _inside(self.root, rel)
@@ -272,7 +352,17 @@ class SiteWriter:
             self._remove_old(rel)
             self.stamps.pop(rel, None)
         self.owned.clear()
-        self.write(STAMP, json.dumps(self.stamps, indent=0, sort_keys=True) + "\n")
+        entries: dict[str, str | list[str]] = {}
+        # Every file of the site with the digest of its bytes (a file written without a key, such as the
+        # index, with an empty key: nothing is kept by it, but it is known as the writer's own).
+        for rel in sorted((set(self.stamps) | self.seen) - {STAMP}):
+            key = self.stamps.get(rel, "")
+            digest = self.digests.get(rel)
+            if digest is None and _existing_kind(self._prefix + rel) == "file":
+                # (a stamp from before digests, its page kept as it was: its bytes are the page's)
+                digest = digest_of((self.root / rel).read_bytes())
+            entries[rel] = [key, digest] if digest is not None else key
+        self.write(STAMP, json.dumps(entries, indent=0, sort_keys=True) + "\n")
         if self._journal is not None and self._writable:
             try:
                 os.ftruncate(self._journal, 0)
@@ -280,5 +370,3 @@ class SiteWriter:
                 raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
             finally:
                 self.close()
-
-

@@ -39,5 +39,3 @@ def watch_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="rulediff-parent-watch", daemon=True).start()
-
-

@@ -23,7 +23,28 @@ def pool(workers: int, *, spawn: bool = False) -> ProcessPoolExecutor:
     """A process pool of ``workers`` whose workers exit when this process does. ``spawn``: fresh
     interpreters, not copies of this process (which would count its memory again)."""
     context = multiprocessing.get_context("spawn" if spawn else None)
-    return _Pool(max_workers=workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),))
+    _quiet_tracker()
+    # A process started with Ctrl-C ignored (nohup, '&' in a script) keeps its workers deaf to it too: the
+    # terminal's interrupt reaches the whole group, and workers that left on it broke the command.
+    deaf = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    return _Pool(max_workers=workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(), deaf))
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker (which a pool's queues need) with its standard error on
+    /dev/null, if it is not running yet: when this process is killed (kill -9), the tracker frees the pool's
+    semaphores itself, and its warning of them as "leaked" was noise on the user's terminal."""
+    from multiprocessing import resource_tracker
+
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 class _Pool(ProcessPoolExecutor):
@@ -75,12 +96,15 @@ class _Pool(ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
-def _exit_with(parent: int) -> None:
+def _exit_with(parent: int, deaf: bool = False) -> None:
     """In a worker: leave as soon as ``parent`` is no longer this process's parent (it died, and the
     worker was handed to another), and leave at once, saying nothing, on Ctrl-C: the terminal interrupts
     the whole process group, and the parent says it was interrupted (each worker printed a traceback). What
     a worker was writing is mended as any interrupted write is (a site's journal, an archive's log)."""
-    signal.signal(signal.SIGINT, _leave)
+    signal.signal(signal.SIGINT, signal.SIG_IGN if deaf else _leave)
+    # A worker forked from a command holds its SIGTERM handler, which raises to clean up as the command does:
+    # in a worker that printed a traceback. It leaves at once instead, saying nothing, as on Ctrl-C.
+    signal.signal(signal.SIGTERM, _leave)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # (one sent while it started: taken now)
     watch_parent(parent)
 

@@ -24,7 +24,7 @@ try:
 except ImportError:
     _fast = None
 
-from ..numbering import find_references, references_follow
+from ..references import find_references, references_follow
 from ..support.constructors import slot_filler
 from ..text import normalize
 from .nature import lossy_equal, nature_of

@@ -11,7 +11,7 @@ import re
 from difflib import SequenceMatcher
 from typing import Protocol
 
-from ..numbering import find_references
+from ..references import find_references
 from ..support.code_digest import sources_digest
 from ..text import normalize
 from .diff import Op, Piece, merged, word_diff
@@ -58,6 +58,7 @@ def worked_edit(old: str, new: str, memo: EditMemo | None) -> Edit:
 # The modules whose code decides an edit's nature and word diff: a change to any of them makes stored edits stale.
 EDIT_MODULES = (
     "rulediff.numbering",
+    "rulediff.references",
     "rulediff.text",
     "rulediff.words.diff",
     "rulediff.words.edits",

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..numbering import references_follow
+from ..references import references_follow
 from ..text import mask_references, normalize
 from .records import Nature, Rename
 from .renames import substitute

@@ -28,9 +28,11 @@ def whole_words(spellings: tuple[str, ...]) -> re.Pattern[str]:
     alts = "|".join(_starting_literally(s) for s in sorted(spellings, key=len, reverse=True))
     return re.compile(r"(?:" + alts + r")(?=(?:['\u2019]s|s)?(?!\w))")
 
+
 def _starting_literally(spelling: str) -> str:
     first, *rest = (re.escape(w) for w in spelling.split())
     return first + rf"(?<![\w'\u2019]{first})" + "".join(r"\s+" + w for w in rest)
+
 
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
     # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
@@ -43,10 +45,12 @@ def uses(text: str, spellings: tuple[str, ...]) -> bool:
             return whole_words(spellings).search(text) is not None
     return False
 
+
 @lru_cache(maxsize=256)
 def spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     # Longest words first: the rarest, the likeliest to be missing.
     return tuple(tuple(sorted(s.split(), key=len, reverse=True)) for s in spellings if s.split())
+
 
 def substitute(text: str, renames: Sequence[Rename]) -> str:
     """``text`` with every rename applied: the old release read in the new release's words, the article
@@ -69,24 +73,28 @@ def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quot
 
 
 # A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line.
-QUOTED = re.compile("\u201c[^\u201d\n]*\u201d|\"[^\"\n]*\"")
+QUOTED = re.compile('\u201c[^\u201d\n]*\u201d|"[^"\n]*"')
 
 
 def quoted(text: str) -> str:
     """The quotations of ``text``, one a line (what a rename of quoted text reads)."""
     return "\n".join(QUOTED.findall(text)) if ('"' in text or "\u201c" in text) else ""
 
+
 @lru_cache(maxsize=256)
 def old_spellings(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     return tuple(a for a, _ in spellings)
+
 
 @lru_cache(maxsize=256)
 def new_spellings(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     return tuple(b for _, b in spellings)
 
+
 @lru_cache(maxsize=256)
 def _substitution(spellings: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + whole_words(spellings).pattern)
+
 
 def _replace(m: re.Match[str], to: dict[str, str]) -> str:
     art, gap = m.group("art"), m.group("gap")
