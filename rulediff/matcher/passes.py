@@ -189,7 +189,7 @@ class Matcher:
                 if not kids:
                     continue
                 lv = self.a.level[i]
-                votes = Counter(up_to(self.b, self.b.parent[self.a2b[c]], lv) for c in kids if c in self.a2b)
+                votes = Counter(self._voted(i, self.b.parent[self.a2b[c]], lv) for c in kids if c in self.a2b)
                 votes.pop(-1, None)
                 if not votes:
                     continue
@@ -198,7 +198,9 @@ class Matcher:
                     continue
                 sim = fuzz.ratio(self.a.key(i), self.b.key(j)) / 100
                 ta, tb = self.a.title(i), self.b.title(j)
-                weak = n * 2 < len(kids) and (n < 2 or (ta and tb and ta != tb))
+                # (a majority of either side's children: read from either side, both orientations agree -- 2009's
+                # 217.7 Removed from the Game sent three of its four subrules to 406 Exile's seven)
+                weak = n * 2 < min(len(kids), len(self.b.children[j])) and (n < 2 or (ta and tb and ta != tb))
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
                     continue
@@ -206,6 +208,14 @@ class Matcher:
                     continue
                 if self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}"):
                     changed = True
+
+    def _voted(self, i: int, up: int, level: int) -> int:
+        """The node a child of ``i`` votes for, ``up`` the parent of its counterpart: that parent or its ancestor at
+        ``i``'s level, or the parent itself when it is a titled rule ``i`` may follow (2009's heading 406 Exile is
+        217.7 Removed from the Game's, the other way round)."""
+        if up >= 0 and self.b.level[up] > level and self.b.rules[up].title and may_follow(self, i, up):
+            return up
+        return up_to(self.b, up, level)
 
     def own_text_from_elsewhere(self, i: int, j: int) -> bool:
         """One of the two has words of its own, the other only a title: those words need a source, and
