@@ -21,6 +21,7 @@ from .thresholds import (
     BETTER_BY,
     CONTAINED,
     CONTAINED_WORDS,
+    KEPT_MEANING,
     PLACED_MEANING,
     PLACED_TEXT,
     RESCUE_CARRIED,
@@ -370,3 +371,17 @@ def _better_ends(
         out.append((x, like.mean - now.mean, like.better_than(now, (there - here) / 100)))
     out.sort(key=lambda t: (-t[1], t[0]))
     return out
+
+
+def drop_unkept(m: Matcher) -> None:
+    """Uncertain links between texts that share too little of their meaning are given up (2009's 217.5d, about
+    what has no controller, is not 403.5, the history of the name "in-play zone"): the old text is removed, the
+    new one added, and the refusal says where its nearest text was."""
+    for i in sorted(m.uncertain):
+        j = m.a2b.get(i)
+        if j is None or m.a.rules[i].title or m.b.rules[j].title:
+            continue
+        ta, tb = m.a.masked(i), m.b.masked(j)
+        if content(ta) and content(tb) and Likeness(ta, tb).meaning < KEPT_MEANING:
+            m.unpair(i)
+            m.rejected.add((i, j))

@@ -19,7 +19,7 @@ from ..model import Document, covered
 from ..numbering import Level
 from ..support.constructors import slot_filler
 from .evidence import gate, has_other_source, may_follow, readmit, up_to
-from .leftovers import Leftovers
+from .leftovers import Leftovers, drop_unkept
 from .likeness import Likeness
 from .records import Pair
 from .sides import UNNUMBERED as _UNNUMBERED
@@ -315,6 +315,7 @@ class Matcher:
             self.parent_votes()
             self.siblings()
             gate(self)
+        drop_unkept(self)
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
