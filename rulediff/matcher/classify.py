@@ -105,7 +105,7 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
     changes = _changes(old, new, g, la, number_map, inferred, renames)
-    refused = refusals(prepared(old), prepared(new), changes, likeness)
+    refused = refusals(prepared(old), prepared(new), changes)
     if refused:
         changes = [
             replace(ch, closest=refused[ch.old[0]]) if ch.kind == Kind.REMOVED and ch.old[0] in refused else ch
