@@ -368,27 +368,30 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     assert [(r.old, r.new, r.rules) for r in _detect(*_pair(old_rules, new_rules))] == [("widget", "gadget", 6)]
     assert len(calls) == 1
     calls.clear()
-    # A first matching that left two renamed rules unlinked (as the gate left 903's subrules once, before the
-    # leftovers of the whole release were paired): the second links them, and the renames are detected again.
+    # A first matching that left five renamed rules unlinked, as many as a rename needs (as the gate left 903's
+    # subrules once, before the leftovers of the whole release were paired): the second links them, and the
+    # renames are detected again.
     import rulediff.matcher.classify as classify_module
 
-    def missing_two(old: Document, new: Document, likeness=None) -> list:  # type: ignore[no-untyped-def,type-arg]
+    def missing_five(old: Document, new: Document, likeness=None) -> list:  # type: ignore[no-untyped-def,type-arg]
         pairs = match(old, new, likeness)
-        return [p for p in pairs if old.rules[p.old].text not in old_rules[:2]]
+        return [p for p in pairs if old.rules[p.old].text not in old_rules[:5]]
 
-    monkeypatch.setattr(classify_module, "match", missing_two)
-    old_rules = [f"A widget may enter play {k} times in a widget game." for k in range(8)]
-    new_rules = [f"A gadget may enter play {k} times in a gadget game." for k in range(8)]
+    monkeypatch.setattr(classify_module, "match", missing_five)
+    old_rules = [f"A widget may enter play {k} times in a widget game." for k in range(10)]
+    new_rules = [f"A gadget may enter play {k} times in a gadget game." for k in range(10)]
     al = align(*_pair(old_rules, new_rules))
-    assert [(r.old, r.new, r.rules) for r in al.renames] == [("widget", "gadget", 8)]
+    assert [(r.old, r.new, r.rules) for r in al.renames] == [("widget", "gadget", 10)]
     assert len(calls) == 2
     assert not [ch for ch in al.changes if ch.kind == Kind.REMOVED]
-    # One rule left unlinked and linked again is no reason to detect again: a rename shows in many rules.
+    # Fewer rules linked again than a rename needs is no reason to detect again.
     calls.clear()
     monkeypatch.setattr(
         classify_module,
         "match",
-        lambda old, new, likeness=None: [p for p in match(old, new, likeness) if old.rules[p.old].text != old_rules[0]],
+        lambda old, new, likeness=None: [
+            p for p in match(old, new, likeness) if old.rules[p.old].text not in old_rules[:4]
+        ],
     )
-    assert [(r.old, r.new, r.rules) for r in align(*_pair(old_rules, new_rules)).renames] == [("widget", "gadget", 8)]
+    assert [(r.old, r.new, r.rules) for r in align(*_pair(old_rules, new_rules)).renames] == [("widget", "gadget", 10)]
     assert len(calls) == 1

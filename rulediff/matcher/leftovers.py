@@ -173,6 +173,11 @@ class ContentIndex:
             self.common = max(COMMON_FROM, sum(1 for n in size.values() if n) // 50)
         return [k for k in nodes if self.size[k]]
 
+    def unpaired(self) -> bool:
+        """Some indexed text node is unpaired."""
+        paired = self.paired
+        return any(n and k not in paired for k, n in self.size.items())
+
     def near(self, text: str) -> list[int]:
         """The unpaired nodes sharing at least two of the words of ``text`` that are not common, and two fifths
         of the smaller text's words."""
@@ -299,6 +304,8 @@ def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> boo
     with -- or, both ends at once, to an unpaired node on each side (2016-09-30's 511.1 and 511.2 traded their
     texts). The nodes it leaves are unpaired again, for the passes that follow. True when something was
     relinked."""
+    if not (into_a.unpaired() or into_b.unpaired()):
+        return False  # (no counterpart to give way to)
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
     moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
     stands = STANDS * 100
@@ -310,29 +317,17 @@ def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> boo
         ta, tb = m.a.masked(i), m.b.masked(j)
         if fuzz.ratio(ta, tb, score_cutoff=stands):
             continue  # texts this alike: no other can be clearly closer in both text and meaning
+        xs = [x for x in into_b.near(ta) if x not in m.b2a and (i, x) not in m.rejected]
+        ys = [y for y in into_a.near(tb) if y not in m.a2b and (y, j) not in m.rejected]
+        if not xs and not ys:
+            continue
         now = Likeness(ta, tb)
         # A counterpart elsewhere, in a place worse than this one's, is a better one only when it is strong:
         # boilerplate ("Second, the active player gets priority") reads much the same under every step. The
         # places weigh in the comparison too (a tenth for a paired parent or a named heading).
         here = _placed(m, i, j)
-        ends_b = _better_ends(
-            now,
-            here,
-            (
-                (x, Likeness(ta, m.b.masked(x)), _placed(m, i, x))
-                for x in into_b.near(ta)
-                if x not in m.b2a and (i, x) not in m.rejected
-            ),
-        )
-        ends_a = _better_ends(
-            now,
-            here,
-            (
-                (y, Likeness(m.a.masked(y), tb), _placed(m, y, j))
-                for y in into_a.near(tb)
-                if y not in m.a2b and (y, j) not in m.rejected
-            ),
-        )
+        ends_b = _better_ends(now, here, ((x, Likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
+        ends_a = _better_ends(now, here, ((y, Likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
         moves.extend((gain, i, j, [(i, x)]) for x, gain, better in ends_b if better)
         moves.extend((gain, i, j, [(y, j)]) for y, gain, better in ends_a if better)
         if ends_b and ends_a:
