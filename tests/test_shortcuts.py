@@ -206,6 +206,40 @@ def test_a_matrix_not_of_doubles_leaves_the_block_path(monkeypatch: pytest.Monke
         assert sorted(row) == sorted(_extracted(q, cols))
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "ab",
+                "Z",
+                "3",
+                "_",
+                "'",
+                "\u2019",
+                " ",
+                ".",
+                "-",
+                "\u27e8ref\u27e9",
+                "\u27e8",
+                "\u27e9",
+                "\u00e9",
+                "\u00c6",
+                "\u0130",
+                "\x1f",
+                "\u00b2",
+            ]
+        ),
+        max_size=16,
+    ).map("".join)
+)
+@example("a'\u27e8ref\u27e9b \u27e8ref\u27e9's x''y x'y'z 'til players'")
+def test_words_split_at_c_speed_are_the_pattern_s(text: str) -> None:
+    # words() splits an ASCII text (references masked) at its separators, and reads a run holding an apostrophe
+    # alone with the pattern: the words are the pattern's over the whole text.
+    assert words(text) == re.findall(r"\w+(?:'\w+)?", text.lower())
+
+
 def test_long_texts_are_tokenised_but_not_kept() -> None:
     """word_tuple keeps the tokens of texts up to WORDS_KEPT_UP_TO characters, and only tokenises longer ones
     (their tokens would outweigh them ten times over); both are words() of the text."""

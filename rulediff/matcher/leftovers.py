@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Protocol
@@ -154,23 +154,36 @@ class ContentIndex:
 
     def __init__(self, s: Side, paired: dict[int, int]) -> None:
         self.side, self.paired = s, paired
-        self.where: dict[str, list[int]] = {}
+        self.where: defaultdict[str, list[int]] = defaultdict(list)
         self.size: dict[int, int] = {}
         self.common = COMMON_FROM
+        # The nodes near a text, paired or not, as long as no node is indexed anew (the matcher asks again about
+        # the same weak links each round).
+        self.found: dict[str, list[int]] = {}
 
     def add(self, nodes: list[int]) -> list[int]:
         """Index those of ``nodes`` (unpaired) not indexed yet; all of them that are text nodes, in order."""
         fresh = [k for k in nodes if k not in self.size]
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
-            for k in texts(self.side, fresh):
+            indexed = texts(self.side, fresh)
+            for k in indexed:
                 bag = content(masked(k))
                 size[k] = len(bag)
                 for w in bag:
-                    where.setdefault(w, []).append(k)
+                    where[w].append(k)
             for k in fresh:
                 size.setdefault(k, 0)
-            self.common = max(COMMON_FROM, sum(1 for n in size.values() if n) // 50)
+            common, self.common = self.common, max(COMMON_FROM, sum(1 for n in size.values() if n) // 50)
+            if indexed and self.found:
+                # What is near a text sharing no word with the nodes indexed now is what it was.
+                if common != self.common:
+                    self.found.clear()
+                else:
+                    now: set[str] = set()
+                    for k in indexed:
+                        now.update(content(masked(k)))
+                    self.found = {t: ks for t, ks in self.found.items() if now.isdisjoint(content(t))}
         return [k for k in nodes if self.size[k]]
 
     def unpaired(self) -> bool:
@@ -181,15 +194,19 @@ class ContentIndex:
     def near(self, text: str) -> list[int]:
         """The unpaired nodes sharing at least two of the words of ``text`` that are not common, and two fifths
         of the smaller text's words."""
-        get, common, paired = self.where.get, self.common, self.paired
-        hits: Counter[int] = Counter()
-        bag = content(text)
-        for w in bag:
-            ks = get(w)
-            if ks is not None and len(ks) <= common:
-                hits.update(ks)
-        size, sizes = len(bag), self.size
-        return sorted(k for k, n in hits.items() if n >= 2 and n * 5 >= 2 * min(size, sizes[k]) and k not in paired)
+        paired = self.paired
+        found = self.found.get(text)
+        if found is None:
+            get, common = self.where.get, self.common
+            hits: Counter[int] = Counter()
+            bag = content(text)
+            for w in bag:
+                ks = get(w)
+                if ks is not None and len(ks) <= common:
+                    hits.update(ks)
+            size, sizes = len(bag), self.size
+            found = self.found[text] = sorted(k for k, n in hits.items() if n >= 2 and n * 5 >= 2 * min(size, sizes[k]))
+        return [k for k in found if k not in paired]
 
 
 def _kin(m: Matcher, i: int, j: int) -> float:

@@ -26,20 +26,14 @@ def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
     removed = texts(a, removed)
     if not removed:
         return {}
-    owner: dict[int, tuple[int, ...]] = {}
-    homes: list[int] = []
-    for ch in changes:
-        for j in ch.new:
-            owner[j] = ch.old
-            if ch.kind in _HOMES:
-                homes.append(j)
-    homes = texts(b, sorted(set(homes)))
     index = ContentIndex(b, {})
-    index.add(homes)
+    index.add(sorted({j for ch in changes if ch.kind in _HOMES for j in ch.new}))
+    # The new nodes whose raw text is a removed rule's, by that text (one look at each new rule).
+    wanted = {a.rules[i].text for i in removed}
     same: dict[str, list[int]] = {}
-    for j, r in enumerate(b.rules):
-        same.setdefault(r.text, []).append(j)
-    out: dict[int, Closest] = {}
+    for j in [j for j, r in enumerate(b.rules) if r.text in wanted]:
+        same.setdefault(b.rules[j].text, []).append(j)
+    closest: dict[int, tuple[Likeness, int]] = {}
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
@@ -49,9 +43,14 @@ def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
             default=None,
         )
         if best is not None:
-            like, j = best
-            why = _why(a, b, i, j, like, owner)
-            out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
+            closest[i] = best
+    # The old nodes each closest one continues (what refused the link), looked up for those only.
+    bests = {j for _, j in closest.values()}
+    owner = {j: ch.old for ch in changes for j in ch.new if j in bests}
+    out: dict[int, Closest] = {}
+    for i, (like, j) in closest.items():
+        why = _why(a, b, i, j, like, owner)
+        out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
     return out
 
 

@@ -120,15 +120,24 @@ def _inside(c: str) -> bool:
 class Release:
     """Every word of a document as one string (see :func:`_text`), and where spellings end in it, each found
     once: the detection after a rename's second matching, and :func:`_widen`, ask about the same spellings in
-    the same releases again (a scan of a release is a millisecond)."""
+    the same releases again (a scan of a release is a millisecond). The string is made on first use: most
+    pairs judge no term pair far enough to count it."""
 
-    __slots__ = ("text", "_ends", "_quoted", "_quoted_ends")
+    __slots__ = ("_doc", "_text", "_ends", "_quoted", "_quoted_ends")
 
     def __init__(self, doc: Document) -> None:
-        self.text = release_text(doc)
+        self._doc = doc
+        self._text: str | None = None
         self._ends: dict[tuple[str, ...], list[int]] = {}
         self._quoted: str | None = None
         self._quoted_ends: dict[tuple[str, ...], int] = {}
+
+    @property
+    def text(self) -> str:
+        t = self._text
+        if t is None:
+            t = self._text = release_text(self._doc)
+        return t
 
     def ends(self, spellings: tuple[str, ...]) -> list[int]:
         """:func:`_ends` of ``spellings`` in the release (shared: not to be changed)."""
