@@ -154,10 +154,30 @@ def mask_references(text: str) -> str:
 
 _WORD = re.compile(r"\w+(?:'\w+)?")
 
+# Every byte that is neither a word character nor an apostrophe, as a space: an ASCII text's words are then its
+# runs between spaces, split at C speed (a third of the regular expression's time over a release).
+_NOT_WORD_BYTES = bytes(c if chr(c).isalnum() or chr(c) in "_'" else 32 for c in range(256))
+
 
 def words(text: str) -> list[str]:
-    """Tokens for similarity: lower-cased words of the normalised text."""
-    return _WORD.findall(text.lower())
+    """Tokens for similarity: lower-cased words of the normalised text (``_WORD`` found in it)."""
+    low = text.lower()
+    # The placeholder of a masked reference reads as the word "ref" between separators, as the pattern reads it.
+    plain = low.replace(REF_PLACEHOLDER, " ref ") if "\u27e8" in low else low
+    if not plain.isascii():
+        return _WORD.findall(low)
+    runs = plain.encode("ascii").translate(_NOT_WORD_BYTES).decode("ascii").split()
+    if "'" not in plain:
+        return runs
+    # A run holding apostrophes is one word or several ("rock's", "'til", "players'"): the pattern reads it alone
+    # as it reads it in the text, no match reaching past a separator.
+    out: list[str] = []
+    for run in runs:
+        if "'" in run:
+            out.extend(_WORD.findall(run))
+        else:
+            out.append(run)
+    return out
 
 
 def word_tuple(text: str) -> tuple[str, ...]:

@@ -158,10 +158,11 @@ def test_weak_link_is_kept_but_marked_uncertain_in_json_and_html() -> None:
 
     from .conftest import cr_file
 
-    # 2013-07-13 made indestructible a keyword: 700.4 became 702.12 Indestructible, reworded.
+    # 2013-07-13 made indestructible a keyword: 700.4 became 702.12 Indestructible and its 702.12b, reworded;
+    # 700.4a ("being indestructible is neither an ability nor a characteristic") left.
     al = align(parse(str(cr_file("2013-05-01"))), parse(str(cr_file("2013-07-13"))))
     item = next(c for c in to_dict(al)["changes"] if c["old"] == ["700.4"])
-    assert item["new"] == ["702.12"] and item["uncertain"] is True
+    assert item["new"] == ["702.12", "702.12b"] and item["uncertain"] is True
     assert "uncertain match" in to_html(al)
 
 

@@ -1,6 +1,7 @@
 """rulediff cite through click's CliRunner, on an article citing the rules of 2011-02-04 read against 2026-01-16
-(releases cut small, tests/fixtures/cite/): Lifelink 702.13 -> 702.15, a gone rule (702.86 Totem Armor, whose
-number Annihilator holds now), a range (601.2a-h -> 601.2a-i), an ambiguous citation (500.5, split in two);
+(releases cut small, tests/fixtures/cite/): Lifelink 702.13 -> 702.15, a renamed keyword (702.86 Totem Armor is
+702.89 Umbra Armor, its number Annihilator's now), a gone rule, a range (601.2a-h -> 601.2a-i), an ambiguous
+citation (500.5, split in four), a rule gone (700.5, unblockable);
 golden reports, --write changing exactly the numbers that moved, --lock and --check, exit codes 0 / 3 / 2."""
 
 from __future__ import annotations
@@ -59,12 +60,14 @@ def test_the_report_is_golden(archive: Path, tmp_path: Path) -> None:
     code, out, err = _run(archive, tmp_path, "article.md", *OLD_NEW)
     assert code == 3, err
     assert out == (CASE / "expected-report.txt").read_text("utf-8")
-    assert err == "9 citations: 1 renumbered, 4 edited, 3 gone, 1 ambiguous, 2011-02-04 -> 2026-01-16\n"
+    assert err == "10 citations: 1 renumbered, 7 edited, 1 gone, 1 ambiguous, 2011-02-04 -> 2026-01-16\n"
     lines = out.splitlines()
     assert "article.md:3: 702.13 -> 702.15: edited (substantive)" in lines  # Lifelink
-    assert "article.md:4: 702.86: gone in 2026-01-16; its words are in 2026-01-16's 702.89" in lines  # not Annihilator
+    assert "article.md:4: 702.86 -> 702.89: edited (substantive)" in lines  # Umbra Armor, not Annihilator
     assert "article.md:5: 601.2a–h -> 601.2a–i: edited" in lines
-    assert "article.md:6: 500.5: ambiguous: split into 500.10 and 511.2" in lines
+    assert "article.md:6: 500.5: ambiguous: split into 500.4 and 500.5a and 500.5b" in lines
+    assert "article.md:6: 100.5: edited (substantive)" in lines  # a sentence added before its own
+    assert "article.md:8: 700.5: gone in 2026-01-16" in lines  # 'unblockable': no rule of 2026 holds it
 
 
 def test_the_json_report_is_golden(archive: Path, tmp_path: Path) -> None:
@@ -75,14 +78,15 @@ def test_the_json_report_is_golden(archive: Path, tmp_path: Path) -> None:
     report = json.loads(out)
     assert report["schema"] == "rulediff.cite/1" and report["rewritten"] == 0
     assert [c["status"] for c in report["citations"]] == [
-        "edited", "renumbered", "edited", "gone", "gone", "edited", "edited", "ambiguous", "gone",
+        "edited", "renumbered", "edited", "edited", "edited", "edited", "edited", "ambiguous", "edited", "gone",
     ]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ["article.md", "article.html"])
 def test_write_changes_exactly_the_numbers_that_moved(archive: Path, tmp_path: Path, name: str) -> None:
-    """Every byte but the numbers that moved is kept: not the gone 702.86, not the split 500.5, not a number in
-    an address, an attribute or a comment; the range's end follows its rule (h -> i)."""
+    """Every byte but the numbers that moved is kept: not the gone 700.5, not the split 500.5, not a number in
+    an address, an attribute or a comment; the range's end follows its rule (h -> i), Totem Armor's its keyword
+    (702.86 -> 702.89)."""
     path = _article(tmp_path, name)
     before = path.read_bytes()
     code, _, err = _run(archive, tmp_path, name, *OLD_NEW, "--write")
@@ -92,13 +96,14 @@ def test_write_changes_exactly_the_numbers_that_moved(archive: Path, tmp_path: P
     # nothing else differs: with the old numbers put back where they moved, the text is what it was
     assert (
         after.replace(b"702.15", b"702.13")
+        .replace(b"702.89", b"702.86")
         .replace(b"601.2a\xe2\x80\x93i", b"601.2a\xe2\x80\x93h")
         .replace(b"601.2a&ndash;i", b"601.2a&ndash;h")
         == before
     )
     assert b"https://example.org/cr/702.13.html" in after and b'title="rule 702.13"' in after or name == "article.md"
-    assert b"rule 702.86;" in after and b"rule 500.5 applies" in after or name == "article.html"
-    rewrites = {"article.md": 5, "article.html": 4}[name]
+    assert b"rule 702.89;" in after and b"rule 500.5 applies" in after or name == "article.html"
+    rewrites = {"article.md": 7, "article.html": 4}[name]
     assert err.endswith(f"; {rewrites} numbers rewritten in {name}\n")
     # written again: every number now current, nothing more to write
     again = path.read_bytes()
@@ -128,7 +133,7 @@ def test_lock_then_check_fails_once_a_cited_rule_changes(archive: Path, tmp_path
     cited rules) fails the check, naming the rule; a citation added since the lock fails it too."""
     path = _article(tmp_path)
     code, _, err = _run(archive, tmp_path, "article.md", *OLD_NEW, "--write", "--lock", "article.lock")
-    assert code == 3 and "locked 9 citations of article.md to 2026-01-16" in err
+    assert code == 3 and "locked 10 citations of article.md to 2026-01-16" in err
     lock = json.loads((tmp_path / "article.lock").read_text("utf-8"))
     assert lock["schema"] == "rulediff.cite-lock/1" and lock["release"]["label"] == "2026-01-16"
     assert set(lock["citations"][0]["rules"]) == {"702.15"}

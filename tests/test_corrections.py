@@ -258,9 +258,10 @@ def test_the_codec_keeps_a_links_uncertain_flag() -> None:
 def test_a_lineage_through_an_uncertain_link_says_so(tmp_path: Path) -> None:
     path = tmp_path / "u.sqlite"
     assert cli(path, "archive", "add", str(cr_file("2013-05-01")), str(cr_file("2013-07-13")))[0] == 0
-    # 2013-07-13 made indestructible a keyword: 700.4 became 702.12 Indestructible, kept on weak evidence.
+    # 2013-07-13 made indestructible a keyword: 700.4 became 702.12 Indestructible (and its 702.12b), kept on weak
+    # evidence.
     out = cli(path, "history", "702.12")[1]
-    assert "renumbered and edited from 700.4" in out and "[uncertain match]" in out
+    assert "renumbered and edited from 700.4 [uncertain match; split: also went to 702.12b]" in out
     assert out.splitlines()[-1].startswith("this lineage passes through an uncertain match")
     d = json.loads(cli(path, "history", "702.12", "--format", "json")[1])
     assert d["uncertain"] is True and d["versions"][-1]["link"] == "uncertain match"

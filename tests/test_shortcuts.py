@@ -206,6 +206,40 @@ def test_a_matrix_not_of_doubles_leaves_the_block_path(monkeypatch: pytest.Monke
         assert sorted(row) == sorted(_extracted(q, cols))
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "ab",
+                "Z",
+                "3",
+                "_",
+                "'",
+                "\u2019",
+                " ",
+                ".",
+                "-",
+                "\u27e8ref\u27e9",
+                "\u27e8",
+                "\u27e9",
+                "\u00e9",
+                "\u00c6",
+                "\u0130",
+                "\x1f",
+                "\u00b2",
+            ]
+        ),
+        max_size=16,
+    ).map("".join)
+)
+@example("a'\u27e8ref\u27e9b \u27e8ref\u27e9's x''y x'y'z 'til players'")
+def test_words_split_at_c_speed_are_the_pattern_s(text: str) -> None:
+    # words() splits an ASCII text (references masked) at its separators, and reads a run holding an apostrophe
+    # alone with the pattern: the words are the pattern's over the whole text.
+    assert words(text) == re.findall(r"\w+(?:'\w+)?", text.lower())
+
+
 def test_long_texts_are_tokenised_but_not_kept() -> None:
     """word_tuple keeps the tokens of texts up to WORDS_KEPT_UP_TO characters, and only tokenises longer ones
     (their tokens would outweigh them ten times over); both are words() of the text."""
@@ -250,7 +284,9 @@ def test_containment_finds_what_summing_every_bag_finds(bags, part) -> None:  # 
     pool = _Pool({k: Counter(b) for k, b in bags.items()}, dict.fromkeys(bags, 3))
     total = sum(part.values())
     hits = {k: sum(min(n, b.get(w, 0)) for w, n in part.items()) for k, b in bags.items()}
-    k, got = max(hits.items(), key=lambda t: (t[1], -t[0]))
+    # The bag holding most of the part; of those holding as much, the one the part is most of; then the first.
+    size = {k: sum(b.values()) for k, b in bags.items()}
+    k, got = max(hits.items(), key=lambda t: (t[1], t[1] / size[t[0]], -t[0]))
     want = k if got / total >= CONTAINMENT else None
     assert pool.containing(Counter(part), 3) == want
 
@@ -317,7 +353,8 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
 def test_a_text_said_to_hold_no_such_token_holds_none(text: str) -> None:
     # A rename's detection skips tokenising a text whose _words say it holds none of the candidate words (each
     # a letter first): what they say must be what the tokens say.
-    from rulediff.matcher.renames import _no_word_token_in, _tokens
+    from rulediff.matcher.phrases import tokens as _tokens
+    from rulediff.matcher.terms import _no_word_token_in
 
     letter_first = re.compile(r"[^\W\d_]")
     for word in {w for w in re.findall(r"\w+", text) if letter_first.match(w)} | {"Z", "ab", "x", "Z'Z"}:
@@ -400,6 +437,6 @@ def test_patterns_starting_with_their_mark_match_where_looking_behind_first_did(
 @settings(max_examples=500)
 @given(st.lists(st.sampled_from(["a", "b", "1", "_", "\u00e9", "'", "''", " ", "-"]), max_size=12).map("".join))
 def test_the_chained_apostrophe_search_finds_what_its_first_spelling_did(text: str) -> None:
-    from rulediff.matcher.renames import _CHAINED
+    from rulediff.matcher.terms import _CHAINED
 
     assert (_CHAINED.search(text) is None) == (re.search(r"\w'\w+'", text) is None)

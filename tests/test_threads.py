@@ -38,8 +38,8 @@ def test_alignments_in_threads_answer_as_alone(switching_often) -> None:  # type
 
 @pytest.mark.parametrize("cache", ["sides", "release texts"])
 def test_the_shared_caches_hold_up_under_threads(switching_often, cache: str) -> None:  # type: ignore[no-untyped-def]
-    from rulediff.matcher.renames import _release
     from rulediff.matcher.sides import prepared
+    from rulediff.matcher.terms import release as _release
     from rulediff.model import Document, Rule, VersionInfo
 
     # Twice as many (one-rule, so quickly prepared) documents as the caches keep: a thread may evict the

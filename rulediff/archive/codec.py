@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ..coverage import Coverage
 from ..errors import DamagedArchiveError
-from ..matcher.records import Alignment, Change, ExampleChange, GlossaryChange, Kind
+from ..matcher.records import Alignment, Change, Closest, ExampleChange, GlossaryChange, Kind
 from ..model import Document, Example, GlossaryEntry, ParseWarning, Rule, Severity, VersionInfo
 from ..numbering import RuleNumber
 from ..support.code_digest import sources_digest
@@ -232,6 +232,7 @@ def alignment_json(al: Alignment) -> str:
                     ch.reason,
                     [[e.kind, e.old, e.new, e.nature] for e in ch.examples],
                     ch.uncertain,
+                    _closest(ch.closest),
                 ]
                 for ch in al.changes
             ],
@@ -241,11 +242,15 @@ def alignment_json(al: Alignment) -> str:
                 for g in al.glossary
             ],
             "inferred": al.inferred,
-            "renames": [[r.old, r.new, r.spellings, r.rules] for r in al.renames],
+            "renames": [[r.old, r.new, r.spellings, r.rules, r.quoted] for r in al.renames],
         },
         ensure_ascii=False,
         separators=(",", ":"),
     )
+
+
+def _closest(c: Closest | None) -> list[object] | None:
+    return None if c is None else [c.number, c.text, c.meaning, c.why]
 
 
 @stored("an alignment")
@@ -262,8 +267,9 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
             reason,
             tuple(ExampleChange(ek, eo, en, Nature(enat) if enat else None) for ek, eo, en, enat in ex),
             uncertain,
+            Closest(*closest[0]) if closest and closest[0] else None,
         )
-        for kind, o, n, nat, score, sim, reason, ex, uncertain in d["changes"]
+        for kind, o, n, nat, score, sim, reason, ex, uncertain, *closest in d["changes"]
     ]
     glossary = [
         GlossaryChange(
@@ -277,7 +283,9 @@ def alignment_from_json(old: Document, new: Document, s: str) -> Alignment:
         for kind, o, n, nat, reason, *rest in d["glossary"]
     ]
     inferred = {k: (v[0], v[1]) for k, v in d["inferred"].items()}
-    renames = tuple(Rename(a, b, tuple((x, y) for x, y in sp), n) for a, b, sp, n in d.get("renames", []))
+    renames = tuple(
+        Rename(a, b, tuple((x, y) for x, y in sp), n, bool(q and q[0])) for a, b, sp, n, *q in d.get("renames", [])
+    )
     return Alignment(old, new, changes, d["number_map"], glossary, inferred, renames)
 
 
@@ -322,12 +330,17 @@ ENGINE_MODULES = (
     "rulediff.matcher.corrections",
     "rulediff.matcher.evidence",
     "rulediff.matcher.glossary",
+    "rulediff.matcher.leftovers",
     "rulediff.matcher.likeness",
     "rulediff.matcher.passes",
+    "rulediff.matcher.phrases",
     "rulediff.matcher.records",
+    "rulediff.matcher.refusals",
     "rulediff.matcher.renames",
     "rulediff.matcher.sides",
+    "rulediff.matcher.similar",
     "rulediff.matcher.splits",
+    "rulediff.matcher.terms",
     "rulediff.matcher.thresholds",
     "rulediff.archive.codec",
 )

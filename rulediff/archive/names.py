@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -151,7 +152,12 @@ class Names:
                 return {}  # an archive made by an older rulediff, read where it cannot be written yet
             raise
         out: dict[str, tuple[str | None, ...]] = {}
-        checks = (check_code, lambda t: check_name(t, "set name"), check_url, lambda t: check_name(t, "name"))
+        checks: tuple[Callable[[str], str], ...] = (
+            check_code,
+            lambda t: check_name(t, "set name"),
+            check_url,
+            lambda t: check_name(t, "name"),
+        )
         for sha, *fields in rows:
             for value, check in zip(fields, checks, strict=True):
                 if value is None or value == "":

@@ -8,13 +8,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ..matcher.records import Alignment, Change, Kind
 from ..model import Document
-from ..text import normalize, word_bag
+from ..text import normalize
 from ..words.diff import Piece, word_diff
 from ..words.nature import nature_of
 from ..words.records import Nature
@@ -38,7 +37,8 @@ def worst(statuses: list[Status]) -> Status:
     return min(statuses, key=SEVERITY.index) if statuses else Status.UNCHANGED
 
 
-# A gone rule's words are said to be in a rule of NEW that holds at least this share of them.
+# A gone rule's words are said to be in the rule of NEW nearest to it when that holds at least this share of its
+# meaning.
 WENT_AT_LEAST = 0.6
 
 
@@ -84,7 +84,6 @@ class Follower:
             if r.number is not None:
                 self.where.setdefault(str(r.number), []).append(k)
         self.change: dict[int, Change] = {i: c for c in al.changes for i in c.old}
-        self._bags: list[tuple[str, Counter[str]]] | None = None
 
     def position(self, number: str) -> int | None:
         at = self.where.get(number, [])
@@ -102,7 +101,7 @@ class Follower:
         if c is None or c.kind == Kind.NOT_COVERED:
             return Followed(number, Status.UNKNOWN, note=f"{new.version.label} does not cover {number}")
         if c.kind == Kind.REMOVED:
-            return Followed(number, Status.GONE, went=self._went(at[0]))
+            return Followed(number, Status.GONE, went=self._went(c))
         numbers = tuple(str(new.rules[j].number) if new.rules[j].number else "(unnumbered)" for j in c.new)
         if c.kind == Kind.SPLIT:
             return Followed(number, Status.AMBIGUOUS, candidates=numbers, note="split into " + " and ".join(numbers))
@@ -121,26 +120,10 @@ class Follower:
         said = str(nature).replace("_", " ")
         return Followed(number, Status.EDITED, numbers[0], nature=said, diff=pieces, note=note)
 
-    def _went(self, pos: int) -> str | None:
-        """The rule of NEW that holds the most of a gone rule's words (at least WENT_AT_LEAST of them), among
-        those of its level (a rule, a subrule), each read whole."""
-        gone = self.al.old.rules[pos]
-        mine = word_bag(normalize(whole_text(self.al.old, pos)))
-        size = sum(mine.values())
-        if not size or gone.number is None:
-            return None
-        level = gone.number.level
-        if self._bags is None or self._bags[0][0] != str(level):
-            new = self.al.new
-            bags = [
-                (str(r.number), word_bag(normalize(whole_text(new, k))))
-                for k, r in enumerate(new.rules)
-                if r.number is not None and r.number.level == level
-            ]
-            self._bags = [(str(level), Counter()), *bags]
-        best, where = 0.0, None
-        for number, bag in self._bags[1:]:
-            held = sum(min(n, bag.get(w, 0)) for w, n in mine.items()) / size
-            if held > best:
-                best, where = held, number
-        return where if best >= WENT_AT_LEAST else None
+    @staticmethod
+    def _went(c: Change) -> str | None:
+        """Where a gone rule's words went: the nearest text the matcher found for it (its refusal's evidence,
+        Change.closest) when that holds at least WENT_AT_LEAST of its meaning; a long rule that merely shares
+        its common words is no home for them."""
+        closest = c.closest
+        return closest.number if closest is not None and closest.meaning >= WENT_AT_LEAST else None

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 
 from rapidfuzz import fuzz
@@ -21,10 +21,11 @@ from .glossary import glossary_changes
 from .likeness import Likeness
 from .passes import match
 from .records import Alignment, Change, ExampleChange, Kind, Pair
+from .refusals import refusals
 from .renames import counted, through_renames
-from .renames import edited as was_edited
-from .sides import number_labels
+from .sides import number_labels, prepared
 from .splits import regroup, splits_and_merges
+from .terms import edited as was_edited
 from .thresholds import STRUCTURAL_CUTOFF
 
 # --- natures --------------------------------------------------------------------------------------
@@ -104,6 +105,12 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
     changes = _changes(old, new, g, la, number_map, inferred, renames)
+    refused = refusals(prepared(old), prepared(new), changes)
+    if refused:
+        changes = [
+            replace(ch, closest=refused[ch.old[0]]) if ch.kind == Kind.REMOVED and ch.old[0] in refused else ch
+            for ch in changes
+        ]
     glossary = glossary_changes(old, new, number_map, renames)
     al = Alignment(old, new, changes, number_map, glossary, inferred, counted(renames, old, new, g.pairs))
     return said_cut(al, cut_old, cut_new) if fixes else al
@@ -172,7 +179,8 @@ def _changes(
     """Every node's change, in new-document order (removed nodes after the paired node before them)."""
     orules, nrules = old.rules, new.rules
     pairs, splits, merges = g.pairs, g.splits, g.merges
-    numbered = [p for p in pairs if la[p.old] is not None]
+    # (Splits and merges are told as such, not as moves: their pairs do not decide what moved.)
+    numbered = [p for p in pairs if la[p.old] is not None and p.old not in splits and p.new not in merges]
     in_order = {numbered[k].old for k in longest_increasing([p.new for p in numbered])}
     # Each change with its place in new-document order (see _order_key), sorted once at the end.
     keyed: list[tuple[tuple[int, int, int], Change]] = []
@@ -191,7 +199,7 @@ def _changes(
             # most of those in order and under the same number, unchanged.
             same_number = na is nb or na == nb
             kind = unchanged if same_number and i in in_order else _numbered_kind(i in in_order, same_number, False)
-            add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain)))
+            add(((j, 0, i), make(kind, (i,), (j,), None, p.score, 1.0, p.reason, (), p.uncertain, None)))
             continue
         add(((j, 0, i), _paired(ra, rb, p, i in in_order, number_map, inferred, renames)))
     keyed.extend(_grouped_changes(g))
@@ -286,7 +294,7 @@ def _paired(
     else:
         kind = _numbered_kind(in_order, ra.number == rb.number, nature is not None)
         reason = p.reason
-    return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain)
+    return _change(kind, (p.old,), (p.new,), nature, p.score, round(sim, 4), reason, ex, p.uncertain, None)
 
 
 def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
@@ -299,7 +307,7 @@ def _numbered_kind(in_order: bool, same_number: bool, edited: bool) -> Kind:
 
 
 # One per paired node: made without the frozen __init__'s cost (support/constructors.py).
-_change = slot_filler(Change, "kind old new nature score similarity reason examples uncertain")
+_change = slot_filler(Change, "kind old new nature score similarity reason examples uncertain closest")
 
 
 def _paired_before(a2b: dict[int, int]) -> Callable[[int], int]:

@@ -15,16 +15,17 @@ from typing import TypeVar
 
 from rapidfuzz import fuzz
 
-from ..errors import AlignmentError
 from ..model import Document, covered
 from ..numbering import Level
 from ..support.constructors import slot_filler
-from .evidence import evidence_said, gate, has_other_source, names_disagree
-from .likeness import BUDGET_TIMES, Likeness, OverBudgetError
+from .evidence import gate, has_other_source, may_follow, readmit, up_to
+from .leftovers import Leftovers, drop_unkept
+from .likeness import Likeness
 from .records import Pair
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import prepared
-from .thresholds import LOOSE_CUTOFF, OUTSIDE_CUTOFF, PAIR_CUTOFF, STRUCTURAL_CUTOFF, TITLE_CUTOFF, UNCERTAIN_BELOW
+from .similar import similar, similarity
+from .thresholds import STRUCTURAL_CUTOFF
 
 K = TypeVar("K")
 
@@ -49,6 +50,8 @@ class Matcher:
         self.reason: dict[int, str] = {}
         # Pairs the evidence gate turned down: no later pass may make them again.
         self.rejected: set[tuple[int, int]] = set()
+        # ... of which those it turned down for want of content there: looked at again once the leftovers moved some.
+        self.turned_down: set[tuple[int, int]] = set()
         self.uncertain: set[int] = set()
         self.same: set[int] = set()  # old positions paired on equal raw content
 
@@ -76,6 +79,22 @@ class Matcher:
         del self.reason[i]
         self.rejected.add((i, j))
 
+    def keep(self, pairs: Iterable[Pair], flipped: bool) -> None:
+        """Make ``pairs`` (the caller's way round: ``flipped`` when this matcher runs new -> old) before the
+        passes, as they were made: a second matching of the same releases re-pairs only what changed."""
+        for p in pairs:
+            i, j = (p.new, p.old) if flipped else (p.old, p.new)
+            self.a2b[i] = j
+            self.b2a[j] = i
+            self.score[i] = p.score
+            self.reason[i] = p.reason
+            if p.uncertain:
+                self.uncertain.add(i)
+            if p.same:
+                self.same.add(i)
+        self.open_a.difference_update(self.a2b)
+        self.open_b.difference_update(self.b2a)
+
     def free_a(self) -> list[int]:
         return sorted(self.open_a)
 
@@ -98,7 +117,11 @@ class Matcher:
         later passes, which compare it with its level.)"""
         lv_a, lv_b = self.a.level, self.b.level
         a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
+        kept = bool(a2b)  # pairs kept from an earlier matching (see keep): never overwritten
+        made: list[int] = []
         for i, j in _once_on_both(range(len(lv_a)), self.a.raw, range(len(lv_b)), self.b.raw):
+            if kept and (i in a2b or j in b2a):
+                continue
             la, lb = lv_a[i], lv_b[j]
             if la == lb or {la, lb} == _RULE_OR_UNNUMBERED:
                 # ``pair`` written out (nothing is rejected yet): most nodes of a pair pair here.
@@ -106,7 +129,8 @@ class Matcher:
                 b2a[j] = i
                 score[i] = 1.0
                 reason[i] = "same text"
-        self.same.update(a2b)
+                made.append(i)
+        self.same.update(made)
         self.open_a.difference_update(a2b)
         self.open_b.difference_update(b2a)
 
@@ -164,16 +188,19 @@ class Matcher:
                 kids = self.a.children[i]
                 if not kids:
                     continue
-                votes = Counter(self.b.parent[self.a2b[c]] for c in kids if c in self.a2b)
+                lv = self.a.level[i]
+                votes = Counter(self._voted(i, self.b.parent[self.a2b[c]], lv) for c in kids if c in self.a2b)
                 votes.pop(-1, None)
                 if not votes:
                     continue
                 j, n = votes.most_common(1)[0]
-                if j in self.b2a or not self.compatible(i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
+                if j in self.b2a or not may_follow(self, i, j) or n * 2 < len([c for c in kids if c in self.a2b]):
                     continue
                 sim = fuzz.ratio(self.a.key(i), self.b.key(j)) / 100
                 ta, tb = self.a.title(i), self.b.title(j)
-                weak = n * 2 < len(kids) and (n < 2 or (ta and tb and ta != tb))
+                # (a majority of either side's children: read from either side, both orientations agree -- 2009's
+                # 217.7 Removed from the Game sent three of its four subrules to 406 Exile's seven)
+                weak = n * 2 < min(len(kids), len(self.b.children[j])) and (n < 2 or (ta and tb and ta != tb))
                 if weak and sim < 0.6:
                     # One stray child (or two under differently named rules) is not a majority vote.
                     continue
@@ -181,6 +208,14 @@ class Matcher:
                     continue
                 if self.pair(i, j, max(sim, 0.8), f"{n} of its {len(kids)} subrules went with it; text {sim:.2f}"):
                     changed = True
+
+    def _voted(self, i: int, up: int, level: int) -> int:
+        """The node a child of ``i`` votes for, ``up`` the parent of its counterpart: that parent or its ancestor at
+        ``i``'s level, or the parent itself when it is a titled rule ``i`` may follow (2009's heading 406 Exile is
+        217.7 Removed from the Game's, the other way round)."""
+        if up >= 0 and self.b.level[up] > level and self.b.rules[up].title and may_follow(self, i, up):
+            return up
+        return up_to(self.b, up, level)
 
     def own_text_from_elsewhere(self, i: int, j: int) -> bool:
         """One of the two has words of its own, the other only a title: those words need a source, and
@@ -206,7 +241,7 @@ class Matcher:
             ka = [c for c in ka if c not in self.a2b]
             kb = [c for c in kb if c not in self.b2a]
             if ka and kb:
-                self._similar(ka, kb, STRUCTURAL_CUTOFF, "same parent", bonus_same_number=True)
+                similar(self, ka, kb, STRUCTURAL_CUTOFF, "same parent", bonus_same_number=True)
 
     def _pair_in_order(self, ka: list[int], kb: list[int], reason: str) -> None:
         by_key: dict[str, list[int]] = defaultdict(list)
@@ -246,84 +281,8 @@ class Matcher:
                     self.pair(i, found, 1.0, "same text; repeated text paired by parent and order")
 
     def similarity(self) -> None:
-        """Everything left, by level: similarity with a cut-off, greedy one-to-one."""
-        levels = sorted({self.a.level[i] for i in self.open_a})
-        for lv in levels:
-            fa = [i for i in self.free_a() if self.a.level[i] == lv]
-            if lv == _UNNUMBERED:
-                fb = [j for j in self.free_b() if self.b.level[j] in (int(Level.RULE), _UNNUMBERED)]
-            else:
-                fb = [j for j in self.free_b() if self.b.level[j] == lv]
-            if fa and fb:
-                cutoff = (
-                    TITLE_CUTOFF if lv <= int(Level.HEADING) else PAIR_CUTOFF if lv == _UNNUMBERED else LOOSE_CUTOFF
-                )
-                self._similar(fa, fb, cutoff, "similar text", bonus_same_number=False)
-
-    def _similar(self, fa: list[int], fb: list[int], cutoff: float, why: str, *, bonus_same_number: bool) -> None:
-        qa = [self.a.body(i) for i in fa]
-        qb = [self.b.body(j) for j in fb]
-        cands: list[tuple[float, float, int, int]] = []
-        a2b, parent_b, rules_b, seen_a = self.a2b, self.b.parent, self.b.rules, self.b_seen_by_a
-        try:
-            rows = self.likeness.alike(qa, qb)
-        except OverBudgetError:
-            raise self._too_much(fa, fb) from None
-        for x, row in enumerate(rows):
-            i = fa[x]
-            # What ``_structure`` compares, per row: where i's parent and neighbours went (-2 and -3: nowhere).
-            pa = self.a.parent[i]
-            up = a2b.get(pa, -2) if pa >= 0 else -2
-            before = a2b.get(i - 1, -2) + 1 if i > 0 else -1
-            after = a2b.get(i + 1, -2) - 1
-            number, outside = self.a.rules[i].number, not self.a_seen_by_b[i]
-            for y, s in row:
-                j = fb[y]
-                structural = (10.0 if parent_b[j] == up else 0.0) + (4.0 if j == before else 0.0)
-                if j == after:
-                    structural += 4.0
-                if bonus_same_number and number == rules_b[j].number:
-                    structural += 8
-                # Most texts compared are alike enough only with structural evidence, and have none: the
-                # cheap test first.
-                if s < cutoff and (s < STRUCTURAL_CUTOFF or structural < 10):
-                    continue
-                if structural < 10 and names_disagree(self, i, j):
-                    continue
-                if s < OUTSIDE_CUTOFF and outside and not seen_a[j]:
-                    # Neither side's source covers the other's node: only a near-identical text may
-                    # claim that one moved into the other (partial dumps of different sections).
-                    continue
-                cands.append((s + structural, s, i, j))
-        cands.sort(key=lambda t: (-t[0], t[2], t[3]))
-        for total, s, i, j in cands:
-            if i in self.a2b or j in self.b2a:
-                continue
-            # The score keeps the structural evidence; the reason says it in words.
-            evidence = evidence_said(self, i, j, why) if total > s else ""
-            if (
-                self.pair(i, j, min(1.0, total / 100), f"{why}; text {s / 100:.2f}{evidence}")
-                and total < UNCERTAIN_BELOW
-            ):
-                # Text alone, and not much of it alike: kept (the mutation benchmark shows such pairs are
-                # mostly right) but marked.
-                self.uncertain.add(i)
-
-    def _too_much(self, fa: list[int], fb: list[int]) -> AlignmentError:
-        """The error of a similarity pass over the budget, naming the longest text left to compare (on either
-        side: the likeliest cause, whichever release it is in)."""
-        size, side, k = max(
-            [(len(self.a.body(i)), self.a, i) for i in fa] + [(len(self.b.body(j)), self.b, j) for j in fb],
-            key=lambda t: t[0],
-        )
-        other = self.b if side is self.a else self.a
-        r = side.rules[k]
-        return AlignmentError(
-            f"too much unlike text to align with {other.doc.version.source}: {r.named} holds {size:,} characters, "
-            f"and the alignment would compare more than {BUDGET_TIMES} times as much text as any two real releases",
-            source=side.doc.version.source,
-            line=r.line,
-        )
+        """Everything left, by level: similarity with a cut-off, greedy one-to-one (similar.py)."""
+        similarity(self)
 
     def run(self, flipped: bool = False) -> list[Pair]:
         """The pairs, by old position; ``flipped``: this matcher runs new -> old, so each pair is turned
@@ -348,6 +307,15 @@ class Matcher:
             self.siblings()
         else:
             gate(self)
+        # What is left, against what is left of the whole release; the passes again for what that freed or paired.
+        leftovers = Leftovers(self)
+        for _ in range(2):
+            if not (leftovers() | readmit(self)):
+                break
+            self.parent_votes()
+            self.siblings()
+            gate(self)
+        drop_unkept(self)
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
@@ -368,16 +336,21 @@ _second = itemgetter(1)
 _turned_pair = slot_filler(Pair, "new old score reason uncertain same")
 
 
-def match(old: Document, new: Document, likeness: Likeness | None = None) -> list[Pair]:
+def match(old: Document, new: Document, likeness: Likeness | None = None, kept: Iterable[Pair] = ()) -> list[Pair]:
     """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
 
     The passes are greedy, so they run in one canonical orientation (by content hash) and the result
     is inverted when asked the other way round: aligning A->B and B->A gives inverse maps. ``likeness``
     remembers text similarities between calls (one alignment matches twice when a term was renamed);
-    it must be made with STRUCTURAL_CUTOFF."""
+    it must be made with STRUCTURAL_CUTOFF. ``kept``: pairs of an earlier matching that stand as they were
+    (the second matching after a rename re-pairs the rules it touched)."""
     if _orientation(old) <= _orientation(new):
-        return Matcher(old, new, likeness).run()
-    return Matcher(new, old, likeness).run(flipped=True)
+        m = Matcher(old, new, likeness)
+        m.keep(kept, flipped=False)
+        return m.run()
+    m = Matcher(new, old, likeness)
+    m.keep(kept, flipped=True)
+    return m.run(flipped=True)
 
 
 def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: list[K]) -> list[tuple[int, int]]:

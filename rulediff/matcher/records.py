@@ -112,6 +112,25 @@ class ExampleChange:
 
 
 @dataclass(frozen=True, slots=True)
+class Closest:
+    """The nearest text the other release has for a node the matcher left unpaired, and why no link was made:
+    ``number`` as the number map writes it, ``text`` how alike the texts are (0..1), ``meaning`` how much of
+    the node's meaning the other holds (0..1), ``why`` the refusal in words."""
+
+    number: str
+    text: float
+    meaning: float
+    why: str
+
+    def said(self) -> str:
+        """ "closest: 603.2f (0.97), refused because ..." """
+        return f"closest: {self.number} ({self.text:.2f}), refused because {self.why}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"number": self.number, "text": self.text, "meaning": self.meaning, "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """What happened to one node. ``old``/``new`` are positions in the documents' ``rules``; a split has
     several ``new``, a merge several ``old``. ``similarity`` is the text similarity 0..1."""
@@ -126,6 +145,8 @@ class Change:
     examples: tuple[ExampleChange, ...] = ()
     # The link old -> new is kept on weak evidence (see match.Pair.uncertain).
     uncertain: bool = False
+    # A removed node: the nearest text of the new release, and why the matcher did not link it (refusals.py).
+    closest: Closest | None = None
 
     @property
     def rewritten(self) -> bool:

@@ -3,172 +3,39 @@
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
-from functools import lru_cache
 
-from rapidfuzz.distance import Indel
-
-from ..model import Document, Rule
+from ..model import Document
+from ..text import normalize
 from ..words.records import Rename
-from ..words.renames import joined_texts, new_spellings, old_spellings, renamed, text_users, uses
+from ..words.renames import (
+    joined_texts,
+    new_spellings,
+    old_spellings,
+    quoted,
+    renamed,
+    substitute,
+    text_users,
+    uses,
+    whole_words,
+)
 from .likeness import Likeness
 from .passes import match
 from .records import Pair
-from .sides import PerDocument
+from .terms import MAX_LEFT, MIN_NAMED, MIN_RULES, Edit, Release, TermPairs, edits, gather, release, telling_words
 
-# A substitution is a rename only when the same word pair changed in at least this many rules: a word
-# changed in a handful of rules is an edit.
-MIN_RULES = 5
-# ... or in this many when one of them is a rule's title: the name of the thing changed ("702.89. Totem
-# Armor" -> "Umbra Armor", and its rule's text with it).
-MIN_NAMED = 2
-# ... and the old term (mostly) left the release: at most this share of its occurrences remain.
-MAX_LEFT = 0.2
-# ... and, of the paired rules that used the old term, at least this share now use the new one.
+# ... and, of the paired rules that used the old term (those that only dropped it aside), at least this share now
+# use the new one.
 MIN_CONSISTENT = 0.6
 # A rename that travels with another one found in the same rules may leave its old word in use in
 # another sense, if at least this share of the changed rules that used it switched.
 COMPANION_CONSISTENT = 0.9
-# Longest term considered, in words ("Planar Magic", "totem armor").
-MAX_WORDS = 3
-# Endings a term keeps through a rename: "generals" -> "commanders", "general's" -> "commander's".
-_ENDINGS = ("'s", "s")
-_TOKEN = re.compile(r"\w+(?:'\w+)?|[^\w\s]")
-_WORD = re.compile(r"[^\W\d_][\w]*(?:'\w+)?")
+# A rename of a phrase that opens sentences with a word like these ("For many years, ..." -> "Previously, ...",
+# 2010-02-01, in the historical notes) is rewording, not a term: a term is named inside sentences too.
+_OPENERS = frozenset("for in at on by with from since after before during until previously once".split())
 _NEXT = re.compile(r"[ \t]+(\w+)")
-_ARTICLES = frozenset({"a", "an", "the"})
-
-
-def _plain(text: str) -> str:
-    return text.replace("\u2019", "'") if "\u2019" in text else text
-
-
-@lru_cache(maxsize=1 << 11)
-def _tokens(text: str) -> list[str]:
-    # Remembered (and shared: not to be changed): a rename's second matching asks about the same texts.
-    t = _plain(text)
-    if _DOMAIN.search(t):  # (a few texts: the whole pattern costs more than this search)
-        t = _URL.sub(_AN_ADDRESS, t)
-    return _TOKEN.findall(t)
-
-
-# A web address is no word of the rules: when a release moves its pages ("Magic/TCG/Events.aspx" ->
-# "wpn/Events/Rules.aspx", 2011-05-01) no term is renamed. Each address is one token, which no term holds.
-# (Only the aligned tokens: the words counted in the whole release still include an address's, which can
-# only keep an old word "in use" and so stop a rename, never make one.)
-_DOMAIN = re.compile(r"\.(?:com|net|org)\b", re.I)
-# An address starts where a run of name characters and dots does, never inside one: tried at every position
-# of a long run ("a.a.a...", untrusted text), the pattern would read the rest of the run each time. Its path
-# stops before a sentence's closing punctuation.
-_URL = re.compile(
-    r"(?<![\w-])(?<![\w-]\.)(?:https?://)?(?:[\w-]+\.)+(?:com|net|org)\b"
-    r"(?:/(?:[^\s<>()\"]*[^\s<>()\".,;:!?\]])?)?",
-    re.I,
-)
-_AN_ADDRESS = "\x00"
-# Longer texts are not aligned token by token (the alignment's memory grows with the product of the two
-# lengths): no rule comes near it, and a rename shows in many rules, not in one text of a hostile size.
-_MAX_TOKENS = 5000
-
-
-@lru_cache(maxsize=1 << 10)
-def _replaced(a: str, b: str) -> tuple[tuple[int, int, int, int], ...]:
-    """The stretches of tokens of ``a`` that ``b`` replaces by others, as (a0, a1, b0, b1): the gaps between
-    the blocks of a longest common subsequence of the tokens where both sides have some, found by rapidfuzz
-    (in C, bit-parallel; difflib's matcher takes the longest block first, which is no alignment in
-    particular). Remembered like the tokens."""
-    ta, tb = _tokens(a), _tokens(b)
-    if len(ta) > _MAX_TOKENS or len(tb) > _MAX_TOKENS:
-        return ()
-    out: list[tuple[int, int, int, int]] = []
-    i = j = 0
-    for block in Indel.editops(ta, tb).as_matching_blocks():
-        if i < block.a and j < block.b:
-            out.append((i, block.a, j, block.b))
-        i, j = block.a + block.size, block.b + block.size
-    return tuple(out)
-
-
-@lru_cache(maxsize=1 << 14)
-def _words(text: str) -> frozenset[str]:
-    # Remembered: consecutive releases share most texts, and a series aligns each release twice.
-    return frozenset(_WORD.findall(_plain(text)))
-
-
-def _is_term(tokens: Sequence[str]) -> bool:
-    # Words only, one of them a real word: a subrule letter ("601.2h" -> "601.2g") is no term.
-    return 0 < len(tokens) <= MAX_WORDS and all(t[0].isalpha() for t in tokens) and any(len(t) >= 3 for t in tokens)
-
-
-def _trim(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
-    """The term pair inside a replaced stretch: articles dropped ("an EDH" -> "a Commander" is EDH ->
-    Commander), and an ending both last words share ("generals" -> "commanders")."""
-    if len(a) > 1 and len(b) > 1 and a[0].casefold() in _ARTICLES and b[0].casefold() in _ARTICLES:
-        a, b = a[1:], b[1:]
-    for end in _ENDINGS:
-        if a[-1].endswith(end) and b[-1].endswith(end) and len(a[-1]) > len(end) + 1 and len(b[-1]) > len(end) + 1:
-            return [*a[:-1], a[-1][: -len(end)]], [*b[:-1], b[-1][: -len(end)]]
-    return a, b
-
-
-def _ends(spellings: tuple[str, ...], text: str) -> list[int]:
-    """Where each whole-word occurrence of any of ``spellings`` in ``text`` ends (its ending included).
-    str.find, not a regex: a release is a megabyte, and a regex scan of it costs ten times as much."""
-    out: list[int] = []
-    for s in spellings:
-        k = text.find(s)
-        while k >= 0:
-            end = k + len(s)
-            if text.startswith(("'s", "\u2019s"), end):
-                end += 2
-            elif text.startswith("s", end):
-                end += 1
-            if (k == 0 or not _inside(text[k - 1])) and (end == len(text) or not _inside(text[end])):
-                out.append(end)
-            k = text.find(s, k + 1)
-    return out
-
-
-def _inside(c: str) -> bool:
-    return c.isalnum() or c in "_'\u2019"
-
-
-class _Release:
-    """Every word of a document as one string (see :func:`_text`), and where spellings end in it, each found
-    once: the detection after a rename's second matching, and :func:`_widen`, ask about the same spellings in
-    the same releases again (a scan of a release is a millisecond)."""
-
-    __slots__ = ("text", "_ends")
-
-    def __init__(self, doc: Document) -> None:
-        self.text = _text(doc)
-        self._ends: dict[tuple[str, ...], list[int]] = {}
-
-    def ends(self, spellings: tuple[str, ...]) -> list[int]:
-        """:func:`_ends` of ``spellings`` in the release (shared: not to be changed)."""
-        found = self._ends.get(spellings)
-        if found is None:
-            found = self._ends[spellings] = _ends(spellings, self.text)
-        return found
-
-    def count(self, spellings: tuple[str, ...]) -> int:
-        return len(self.ends(spellings))
-
-
-# Each document's release text, kept as the matcher keeps its sides.
-_release = PerDocument(_Release)
-
-
-def _text(doc: Document) -> str:
-    """Every word of ``doc`` (rules, examples, glossary) as one string, one text a line: one regex scan
-    counts a term in the whole release."""
-    out = [r.text for r in doc.rules]
-    out.extend(e.text for r in doc.rules for e in r.examples)
-    out.extend(g.text for g in doc.glossary)
-    out.extend(g.term for g in doc.glossary)
-    return "\n".join(out)
 
 
 def detect(old: Document, new: Document, pairs: Iterable[tuple[int, int]]) -> tuple[Rename, ...]:
@@ -176,99 +43,176 @@ def detect(old: Document, new: Document, pairs: Iterable[tuple[int, int]]) -> tu
     at least MIN_RULES rules (MIN_NAMED when it also renamed a rule's title), in most of the paired
     rules that used the old term, whose old term then (mostly) disappears from the new release. Never
     from a list: the pair itself says it."""
-    pairs = list(pairs)
-    return _detect(old, new, [(i, j) for i, j in pairs if edited(old.rules[i], new.rules[j])], dict(pairs))
+    return _detect(old, new, edits(old, new, [Pair(i, j, 1.0, "") for i, j in pairs]))
 
 
-def edited(a: Rule, b: Rule) -> bool:
-    """The two texts differ beyond typography (compared as normalised text, computed once and kept)."""
-    return a.text != b.text and a.norm != b.norm
-
-
-def _detect(old: Document, new: Document, changed: list[tuple[int, int]], a2b: dict[int, int]) -> tuple[Rename, ...]:
-    """:func:`detect` given the paired positions whose texts differ beyond typography (``changed``) among all
-    the pairs (``a2b``)."""
-    edited = [*changed, *_same_number_titles(old, new, a2b)]
-    # Cheap filter first: a rename's old word is lost by several edited rules and kept by almost none;
-    # most pairs have no such word and stop here.
-    lost: Counter[str] = Counter()
-    kept: Counter[str] = Counter()
-    titled: set[str] = set()  # words a rule's title lost
-    for i, j in edited:
-        wa, wb = _words(old.rules[i].text), _words(new.rules[j].text)
-        lost.update(wa - wb)
-        kept.update(wa & wb)
-        ta, tb = old.rules[i].title, new.rules[j].title
-        if ta and ta != tb:
-            titled |= _words(ta) - _words(tb or "")
-    candidates = {
-        w for w, n in lost.items() if n >= (MIN_NAMED if w in titled else MIN_RULES) and kept[w] <= MAX_LEFT * n
-    }
-    if not candidates:
+def _detect(old: Document, new: Document, edited: list[Edit]) -> tuple[Rename, ...]:
+    """:func:`detect` given the edits of the pair (terms.edits)."""
+    lost_words, gained_words = telling_words(edited)
+    if not lost_words and not gained_words:
         return ()
-    seen: dict[tuple[str, str], set[int]] = defaultdict(set)
-    spelled: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    named: set[tuple[str, str]] = set()
-    for i, j in edited:
-        if _no_word_token_in(candidates, old.rules[i].text):
-            continue
-        toks_a, toks_b = _tokens(old.rules[i].text), _tokens(new.rules[j].text)
-        if candidates.isdisjoint(toks_a):
-            continue
-        for a0, a1, b0, b1 in _replaced(old.rules[i].text, new.rules[j].text):
-            if candidates.isdisjoint(toks_a[a0:a1]):
-                continue
-            a, b = _trim(toks_a[a0:a1], toks_b[b0:b1])
-            if not _is_term(a) or not _is_term(b):
-                continue
-            key = (" ".join(a).casefold(), " ".join(b).casefold())
-            seen[key].add(i)
-            spelled[key][(" ".join(a), " ".join(b))] += 1
-            title = old.rules[i].title
-            if title and " ".join(a) in _plain(title):
-                named.add(key)
-    old_words, new_words = _release(old), _release(new)
-    edited_texts = [old.rules[i].text for i, _ in edited]
-    edited_joined, starts = joined_texts(edited_texts)
-    found: list[Rename] = []
-    found_in: list[set[int]] = []
-    for key, rules in sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        if len(rules) < (MIN_NAMED if key in named else MIN_RULES):
-            continue
-        if any(f" {key[0]} " in f" {f.old.casefold()} " or f" {f.old.casefold()} " in f" {key[0]} " for f in found):
-            continue  # a longer or shorter stretch of a rename already found
-        spellings = _spellings(spelled[key])
+    found = _Found(edited, gather(edited, lost_words, gained_words), release(old), release(new))
+    # Terms replaced first, then words dropped: "transforming" -> "nonmodal" (2025-09-19), not "transforming
+    # double-faced" -> "double-faced", where the same rules dropped the word that others replaced.
+    seen = found.terms
+    for key, rules in sorted(seen.seen.items(), key=lambda kv: (kv[0] in seen.dropped, -len(kv[1]), kv[0])):
+        found.consider(key, rules)
+    return tuple(found.renames)
+
+
+class _Found:
+    """The renames found so far in a pair's edits, the rules each showed in, and the edits' old texts read in
+    their words (a term judged after them is judged on what they left)."""
+
+    def __init__(self, edited: list[Edit], terms: TermPairs, old_words: Release, new_words: Release) -> None:
+        self.edited, self.terms, self.old_words, self.new_words = edited, terms, old_words, new_words
+        self.renames: list[Rename] = []
+        self.rules: list[set[int]] = []
+        self.olds: set[str] = set()
+        self.texts = [e.old for e in edited]
+        self.joined, self.starts = joined_texts(self.texts)
+
+    def consider(self, key: tuple[str, str], rules: set[int]) -> None:
+        """Take the term pair ``key``, seen in ``rules``, if it is a rename (see :func:`detect`)."""
+        terms = self.terms
+        least = MIN_NAMED if key in terms.named else MIN_RULES
+        if len(rules) < least or any(f" {f} " in f" {key[0]} " for f in self.olds):
+            return  # (a longer stretch of a rename found before: read in its words, no text uses it any more)
+        spellings = _spellings(terms.spelled[key])
+        if _opens_sentences(spellings) or not _own_sense(key, terms):
+            return
         olds, news = old_spellings(spellings), new_spellings(spellings)
-        users = [edited[x] for x in text_users(edited_texts, edited_joined, starts, olds)]
-        switched = sum(1 for i, j in users if uses(new.rules[j].text, news) and not uses(new.rules[j].text, olds))
-        before = old_words.count(olds)
-        if switched < MIN_CONSISTENT * len(users) or not before:
-            continue
-        if new_words.count(olds) > MAX_LEFT * before:
+        # The edited rules that use the term still, read in the words of the renames found before it: a longer or
+        # shorter stretch of one of them ("Multiple copies of" after "copies of") is left with none.
+        users = [self.edited[x] for x in text_users(self.texts, self.joined, self.starts, olds)]
+        rules = rules.intersection(e.rule for e in users)
+        if len(rules) < least:
+            return
+        # Most of those that kept the term or gave it another name renamed it so: rules that only dropped it
+        # (2025-09-19 dropped "transforming" from most of the double-faced cards it renamed "nonmodal" elsewhere)
+        # do not count against it, those that replaced it by another word do ("play" became "cast",
+        # "activate" or "put onto the battlefield" in 2009: no rename of "play").
+        kept = {e.rule for e in users if uses(e.new, olds)}
+        dropped = key in terms.dropped  # (the new words were in the old phrase: no gain to count)
+        renamed_in = {e.rule for e in users if e.rule not in kept and (dropped or _gained(e, news))}
+        other = set().union(*(terms.seen[k] for k in terms.by_old[key[0]] if k != key)) - renamed_in
+        switched = len(renamed_in)
+        before = self.old_words.count(olds)
+        if switched < MIN_CONSISTENT * len(renamed_in | kept | other) or switched < least or not before:
+            return
+        in_quotes = False
+        if self.new_words.count(olds) > MAX_LEFT * before:
             # The old word lives on in another sense ("general" of the Emperor variant, "in general"):
             # still a rename when it travels with one already found (EDH -> Commander took "general"
             # -> "commander" with it) in most of its rules, and every edited rule that used it switched.
-            companion = any(len(rules & other) * 2 >= len(rules) for other in found_in)
-            if not companion or switched < COMPANION_CONSISTENT * len(users):
-                continue
-        found.append(_widen(Rename(*spelled[key].most_common(1)[0][0], spellings), old_words, new_words))
-        found_in.append(rules)
-    return tuple(found)
+            # Or it lives on in the rules' own words, and only the card text they quote was renamed.
+            companion = any(len(rules & other) * 2 >= len(rules) for other in self.rules) or any(
+                f.new.casefold() == key[1] for f in self.renames
+            )
+            if not companion or switched < COMPANION_CONSISTENT * len({e.rule for e in users}):
+                if not _renamed_in_quotes(users, olds, news, self.old_words, self.new_words):
+                    return
+                in_quotes = True
+        top = terms.spelled[key].most_common(1)[0][0]
+        rename = Rename(*top, _with_variants(spellings, terms.agreeing.get(key), self.old_words), quoted=in_quotes)
+        if dropped and not _explains(rename, users, rules, least):
+            return
+        self._take(key, rules, rename, spellings)
+
+    def _take(self, key: tuple[str, str], rules: set[int], rename: Rename, spellings: Spellings) -> None:
+        core = self.terms.core.get(key)
+        at = next((k for k, f in enumerate(self.renames) if core and self.terms.core.get(_key(f)) == core), None)
+        if at is None:
+            # (A term found in a context is named as spelled there: "both players" -> "all players", 2005-08.)
+            if core is None:
+                named = _widen(Rename(rename.old, rename.new, spellings), self.old_words, self.new_words)
+                rename = Rename(named.old, named.new, rename.spellings, quoted=rename.quoted)
+            self.renames.append(rename)
+            self.rules.append(set(rules))
+        else:
+            # Another context of a term found before ("could play" -> "could cast" after "you play" -> "you
+            # cast"): one rename, "play" -> "cast", spelled in each.
+            f = self.renames[at]
+            merged = tuple(sorted({*f.spellings, *rename.spellings}))
+            self.renames[at] = Rename(f.old, f.new, merged, quoted=f.quoted and rename.quoted)
+            self.rules[at] |= rules
+        olds = old_spellings(rename.spellings)
+        self.olds.update(a.casefold() for a in olds)
+        for x in text_users(self.texts, self.joined, self.starts, olds):
+            self.texts[x] = substitute(self.texts[x], (rename,))
+        self.joined, self.starts = joined_texts(self.texts)
 
 
-def _no_word_token_in(words: set[str], text: str) -> bool:
-    """None of ``words`` (each a letter first) is a token of ``text``, told from its _words (already known) where
-    they say it: a token that starts with a letter is the _WORD match starting there, unless the match before it
-    took the apostrophe its token had left ("3'Z'Z": tokens "3'Z", "'", "Z"; words "Z'Z"), which needs two
-    apostrophes in one chain of word characters -- such a text is tokenised."""
-    if ("'" in text or "\u2019" in text) and _CHAINED.search(_plain(text)):
+Spellings = tuple[tuple[str, str], ...]
+
+
+def _own_sense(key: tuple[str, str], found_as: TermPairs) -> bool:
+    """A term seen with the word before or after it is renamed in that context only when the term itself was
+    renamed to different words in different places: 2009's "play" became "cast" ("you play" -> "you cast"),
+    "activate" and "the battlefield" ("from play"); a word renamed in some rules and kept in others is no rename,
+    whatever words stand beside it."""
+    core = found_as.core.get(key)
+    if core is None:
+        return True
+    old = core[0].casefold()
+    senses = {k[1] for k in found_as.by_old[old] if len(found_as.seen[k]) >= MIN_NAMED}
+    return len(senses) >= 2
+
+
+def _explains(rename: Rename, users: list[Edit], rules: set[int], least: int) -> bool:
+    """Words dropped throughout are a rename when dropping them is the whole edit of most of the texts that
+    dropped them ("enters the battlefield" -> "enters" in 2024-07-30's quoted card text), not a part of a rewording
+    ("put a token onto the battlefield" -> "create a token", 2016-09-30)."""
+    whole = {e.rule for e in users if e.rule in rules and normalize(substitute(e.old, (rename,))) == normalize(e.new)}
+    return len(whole) >= max(least, len(rules) / 2)
+
+
+def _key(r: Rename) -> tuple[str, str]:
+    return r.old.casefold(), r.new.casefold()
+
+
+def _gained(e: Edit, news: tuple[str, ...]) -> bool:
+    """The new text uses the new term more often than the old one did (a term the old text already used, as
+    "double-faced" in "transforming double-faced card", was not brought by a rename)."""
+    if not uses(e.new, news):
         return False
-    return words.isdisjoint(_words(text))
+    pattern = whole_words(news)
+    return len(pattern.findall(e.new)) > len(pattern.findall(e.old))
 
 
-# (Starting with the apostrophe, looked behind after: searched for at C speed, where a leading \w is tried at
-# nearly every position. test_shortcuts holds it to r"\w'\w+'".)
-_CHAINED = re.compile(r"'(?<=\w')\w+'")
+def _opens_sentences(spellings: tuple[tuple[str, str], ...]) -> bool:
+    """Every old spelling opens a sentence with a word like "For" (see _OPENERS)."""
+    return all(a[:1].isupper() and a.split()[0].casefold() in _OPENERS for a, _ in spellings)
+
+
+def _renamed_in_quotes(
+    users: list[Edit], olds: tuple[str, ...], news: tuple[str, ...], old_words: Release, new_words: Release
+) -> bool:
+    """The old term left the text the rules quote (most of it), where most of the edited texts that quoted it
+    switched to the new one, in MIN_RULES rules or more."""
+    quoting = [e for e in users if uses(quoted(e.old), olds)]
+    switched = sum(1 for e in quoting if uses(q := quoted(e.new), news) and not uses(q, olds))
+    if len({e.rule for e in quoting}) < MIN_RULES or switched < MIN_CONSISTENT * len(quoting):
+        return False
+    before = old_words.count_quoted(olds)
+    return bool(before) and new_words.count_quoted(olds) <= MAX_LEFT * before
+
+
+def _with_variants(
+    spellings: tuple[tuple[str, str], ...], agreeing: Counter[tuple[str, str]] | None, release: Release
+) -> tuple[tuple[str, str], ...]:
+    """A rename's spellings with the phrases that agree with it ("he or she has" -> "they have") and its
+    capitalised and title-case spellings the old release uses ("Converted Mana Cost" -> "Mana Value", a
+    glossary term)."""
+    out = dict(spellings)
+    text = release.text
+    for a, b in spellings:
+        for x, y in ((a[:1].upper() + a[1:], b[:1].upper() + b[1:]), (a.title(), b.title())):
+            if x not in out and x in text:  # (a glance at C speed; an occurrence inside a word adds nothing)
+                out[x] = y
+    for a, b in agreeing or ():
+        out.setdefault(a, b)
+    return tuple(sorted(out.items()))
 
 
 def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -279,27 +223,7 @@ def _spellings(seen: Counter[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(out.items()))
 
 
-def _same_number_titles(old: Document, new: Document, a2b: dict[int, int]) -> list[tuple[int, int]]:
-    """Unpaired titled rules that kept their number: "702.89. Totem Armor" -> "702.89. Umbra Armor".
-    Their titles are evidence of a rename (the matcher could not pair them because of it)."""
-    # Unpaired positions only (set differences at C speed): a few per pair, where walking every rule with
-    # its number would cost more.
-    free_a = sorted(set(range(len(old.rules))).difference(a2b))
-    lone = {str(old.rules[i].number): i for i in free_a if old.rules[i].title}
-    if not lone:
-        return []
-    out = []
-    for j in sorted(set(range(len(new.rules))).difference(a2b.values())):
-        rb = new.rules[j]
-        if not rb.title or rb.number is None:
-            continue
-        i = lone.get(str(rb.number))
-        if i is not None and old.rules[i].number is not None and old.rules[i].title != rb.title:
-            out.append((i, j))
-    return sorted(out)
-
-
-def _widen(r: Rename, old_words: _Release, new_words: _Release) -> Rename:
+def _widen(r: Rename, old_words: Release, new_words: Release) -> Rename:
     """A term that always comes with the same next word is named with it: "Totem" -> "Umbra" is shown
     "Totem armor" -> "Umbra armor" when every totem was armor and every umbra is (the substitution
     itself stays the detected one)."""
@@ -309,10 +233,10 @@ def _widen(r: Rename, old_words: _Release, new_words: _Release) -> Rename:
     if len(after_old) != 1 or after_old != after_new or "" in after_old:
         return r
     w = next(iter(after_old))
-    return Rename(f"{r.old} {w}", f"{r.new} {w}", r.spellings, r.rules)
+    return Rename(f"{r.old} {w}", f"{r.new} {w}", r.spellings, r.rules, r.quoted)
 
 
-def _next_words(spellings: tuple[str, ...], release: _Release) -> set[str]:
+def _next_words(spellings: tuple[str, ...], release: Release) -> set[str]:
     out: set[str] = set()
     text = release.text
     for end in release.ends(spellings):
@@ -334,14 +258,20 @@ def through_renames(
         if not renames:
             break
         read = renamed(old, renames, new)
+        # Only the rules a rename touched, on either side, may link otherwise: the other links stand as made.
+        using = _using_new(new, renames)
+        kept = [p for p in pairs if read.rules[p.old] is old.rules[p.old] and p.new not in using]
         # Equal raw content was judged on the renamed texts: it holds only for the rules the renames left alone.
         before = pairs
         pairs = [
             p if not p.same or read.rules[p.old] is old.rules[p.old] else replace(p, same=False)
-            for p in match(read, new, likeness)
+            for p in match(read, new, likeness, kept)
         ]
-        if [(p.old, p.new, p.same) for p in pairs] == [(p.old, p.new, p.same) for p in before]:
-            break  # the renames linked nothing new: detecting again from the same links finds the same renames
+        if len({(p.old, p.new) for p in pairs} - {(p.old, p.new) for p in before}) < MIN_RULES:
+            # The renames linked fewer rules anew than a rename needs: detecting again from (nearly) the same links
+            # finds the same renames. (Over every consecutive pair and the long jumps, detecting again never found
+            # another: 2009-07-11 linked 9 anew, 2011-02-04 -> 2026-01-16 4, at the cost of a second detection.)
+            break
         # The rules now linked may show a companion rename ("general" -> "commander"): once more then.
         more = _detect_pairs(old, new, pairs)
         if {(r.old, r.new) for r in more} <= {(r.old, r.new) for r in renames}:
@@ -350,19 +280,48 @@ def through_renames(
     return pairs, renames
 
 
+def _using_new(new: Document, renames: tuple[Rename, ...]) -> set[int]:
+    """The positions of the rules of ``new`` whose text, title or an example uses a new spelling of ``renames``."""
+    texts: list[str] = []
+    owner: list[int] = []
+    for k, r in enumerate(new.rules):
+        texts.append(r.text)
+        owner.append(k)
+        if r.title:
+            texts.append(r.title)
+            owner.append(k)
+        for e in r.examples:
+            texts.append(e.text)
+            owner.append(k)
+    joined, starts = joined_texts(texts)
+    return {owner[x] for r in renames for x in text_users(texts, joined, starts, new_spellings(r.spellings))}
+
+
 def _detect_pairs(old: Document, new: Document, pairs: list[Pair]) -> tuple[Rename, ...]:
-    # Pairs the matcher made on equal raw content (most of them) have not been edited: not compared again.
-    ra, rb = old.rules, new.rules
-    changed = [(p.old, p.new) for p in pairs if not p.same and edited(ra[p.old], rb[p.new])]
-    return _detect(old, new, changed, {p.old: p.new for p in pairs})
+    return _detect(old, new, edits(old, new, pairs))
 
 
 def counted(renames: tuple[Rename, ...], old: Document, new: Document, pairs: list[Pair]) -> tuple[Rename, ...]:
-    """Each rename with the number of rules it touched: paired rules whose old text used the old term
-    and whose new text uses the new one."""
+    """Each rename with the number of rules it touched: paired rules whose old text (or an example) used the old
+    term and whose new text (or an example) uses the new one. The pairs whose old texts use it are found by one
+    search of them all (:func:`text_users`), not one test per pair."""
+    if not renames:
+        return ()
+    ra, rb = old.rules, new.rules
+    texts = [ra[p.old].text for p in pairs]
+    owner = [k for k, p in enumerate(pairs) for _ in ra[p.old].examples]
+    examples = [e.text for p in pairs for e in ra[p.old].examples]
+    joined, starts = joined_texts(texts)
+    joined_ex, starts_ex = joined_texts(examples) if examples else ("", [])
     out = []
     for r in renames:
         olds, news = old_spellings(r.spellings), new_spellings(r.spellings)
-        n = sum(1 for p in pairs if uses(old.rules[p.old].text, olds) and uses(new.rules[p.new].text, news))
-        out.append(Rename(r.old, r.new, r.spellings, n))
+        touched = {k for k in text_users(texts, joined, starts, olds) if uses(rb[pairs[k].new].text, news)}
+        if examples:
+            touched.update(
+                k
+                for k in (owner[x] for x in text_users(examples, joined_ex, starts_ex, olds))
+                if any(uses(e.text, news) for e in rb[pairs[k].new].examples)
+            )
+        out.append(Rename(r.old, r.new, r.spellings, len(touched), r.quoted))
     return tuple(out)

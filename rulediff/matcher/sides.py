@@ -16,8 +16,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Generic, TypeVar
 
+from ..errors import AlignmentError
 from ..model import Document, Rule
 from ..text import mask_references, normalize, word_tuple
+from .likeness import BUDGET_TIMES
 
 _T = TypeVar("_T")
 
@@ -263,6 +265,23 @@ class PerDocument(Generic[_T]):
 # Walking a series of releases aligns each one twice (as the newer and then as the older): what a pass
 # worked out of a document is kept.
 prepared = PerDocument(Side)
+
+
+def too_much(a: Side, b: Side, fa: list[int], fb: list[int]) -> AlignmentError:
+    """The error of a similarity pass over the budget, naming the longest text left to compare (on either
+    side: the likeliest cause, whichever release it is in)."""
+    size, side, k = max(
+        [(len(a.body(i)), a, i) for i in fa] + [(len(b.body(j)), b, j) for j in fb],
+        key=lambda t: t[0],
+    )
+    other = b if side is a else a
+    r = side.rules[k]
+    return AlignmentError(
+        f"too much unlike text to align with {other.doc.version.source}: {r.named} holds {size:,} characters, "
+        f"and the alignment would compare more than {BUDGET_TIMES} times as much text as any two real releases",
+        source=side.doc.version.source,
+        line=r.line,
+    )
 
 
 def number_labels(doc: Document) -> list[str | None]:

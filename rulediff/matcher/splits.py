@@ -19,6 +19,10 @@ from .thresholds import STRUCTURAL_CUTOFF
 
 # Share of a node's words that must come from (or go to) one other node to call it a split (merge).
 CONTAINMENT = 0.7
+# Share of what a node let go of that each part must carry beyond the parts before it, or share of the part's own
+# words that must be words of it no part before it carried.
+PART_SHARE = 0.1
+PART_OWN = 0.25
 
 
 def _bag(r: Rule) -> Counter[str]:
@@ -35,7 +39,8 @@ def _level(r: Rule) -> int | None:
 
 
 class _Pool:
-    """Word bags of some nodes, indexed by word, grouped by level: which bag contains most of a part?"""
+    """Word bags of some nodes, indexed by word, grouped by level (a bag under its node's level and the one below):
+    which bag contains most of a part?"""
 
     def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None]) -> None:
         self.bags = bags
@@ -43,8 +48,11 @@ class _Pool:
         self.sizes = {k: sum(bag.values()) for k, bag in bags.items()}
         self.index: dict[tuple[int | None, str], list[int]] = {}
         for k, bag in bags.items():
-            for w in bag:
-                self.index.setdefault((levels[k], w), []).append(k)
+            # Found by parts of its level and of the level below (2025-11-14's rule 500.5 gave subrule 500.5a).
+            lv = levels[k]
+            for at in (lv,) if lv is None else (lv, lv + 1):
+                for w in bag:
+                    self.index.setdefault((at, w), []).append(k)
 
     def containing(self, part: Counter[str], level: int | None) -> int | None:
         """The bag that holds at least CONTAINMENT of ``part``'s words (counted with repeats), the one holding
@@ -76,15 +84,17 @@ class _Pool:
             left -= n
             if left <= 0:
                 break
-        best: tuple[int, int] | None = None
+        best: tuple[int, float, int] | None = None
         sizes = self.sizes
         for k in sorted(cands):
             if sizes[k] < need:
                 continue
             got = shared_words(part, self.bags[k])
-            if got >= need and (best is None or got > best[0]):
-                best = (got, k)
-        return best[1] if best else None
+            # Of two bags holding as much of the part, the one it is more of (2023-10's "'Partner' means ..." is
+            # in what 702.124a and 702.124f both let go of, and most of what 702.124a did).
+            if got >= need and (best is None or (got, got / sizes[k]) > best[:2]):
+                best = (got, got / sizes[k], k)
+        return best[2] if best else None
 
 
 def _needed(total: int) -> int:
@@ -125,17 +135,44 @@ def _taken_from(
     side (``pool`` the words each old node lost, ``opposite`` those each new node gained), the splits; on the
     old side, the other way round, the merges."""
     out: dict[int, list[int]] = {}
+    contained: dict[int, list[int]] = {}
     for x in sorted(set(range(len(doc.rules))).difference(partner)):
         r = doc.rules[x]
         bag = _bag(r)
         if sum(bag.values()) < 6:
             continue
         k = pool.containing(bag, _level(r))
-        if k is None:
-            k = _absorbed_by_sibling(x, doc, partner, pool.bags, opposite.bags)
+        if k is not None:
+            contained.setdefault(k, []).append(x)
+            continue
+        k = _absorbed_by_sibling(x, doc, partner, pool.bags, opposite.bags)
         if k is not None:
             out.setdefault(k, [back[k]]).append(x)
+    for k, parts in sorted(contained.items()):
+        kept = _carrying(doc, parts, pool.bags[k], back[k])
+        if kept:
+            out.setdefault(k, [back[k]]).extend(kept)
+            out[k] = [out[k][0], *sorted(out[k][1:])]
     return out
+
+
+def _carrying(doc: Document, parts: list[int], given: Counter[str], near: int) -> list[int]:
+    """Of the ``parts`` made of the words ``given`` (what one node let go of), those that carry a share of them no
+    part before them did: two words or more, and PART_SHARE of them or PART_OWN of the part's own words (a short
+    sentence split off a long rule: 2016-11-11's 603.10b) -- the part holding most first, the one
+    nearest ``near`` (where the node went) on ties. 2009-07's 303.1 gave its "the active player gets priority"
+    to its upkeep step's 503.2, not also to the same sentence under each of the eight steps after it."""
+    total = sum(given.values()) or 1
+    bags = {x: _bag(doc.rules[x]) for x in parts}
+    order = sorted(parts, key=lambda x: (-shared_words(bags[x], given), abs(x - near), x))
+    left = Counter(given)
+    kept = []
+    for x in order:
+        gain = shared_words(bags[x], left)
+        if gain >= 2 and (gain >= PART_SHARE * total or gain >= PART_OWN * sum(bags[x].values())):
+            kept.append(x)
+            left = _minus(left, bags[x])
+    return sorted(kept)
 
 
 _STOP = frozenset("the and that this with from have their which into only under other those these".split())

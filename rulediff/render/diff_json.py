@@ -16,7 +16,8 @@ from ..support import fork_helper, jsontext, processes
 from ..words.diff import as_pairs, budget_left, one_output, spend, word_diff
 from .notes import version_info
 
-# 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed".
+# 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed"; later, compatibly, a rename's
+# "quoted" and a change's "closest".
 DIFF_SCHEMA = "rulediff.diff/1.1"
 
 
@@ -50,6 +51,7 @@ def _items(al: Alignment) -> Callable[[Change], dict[str, Any]]:
             "score": ch.score,
             "similarity": ch.similarity,
             "uncertain": ch.uncertain,
+            "closest": ch.closest.as_dict() if ch.closest else None,
         }
         diffed = _diffed(al, ch)
         if diffed:

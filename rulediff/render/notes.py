@@ -156,6 +156,7 @@ def _entry(al: Alignment, ch: Change, shown: Shown, ids: _Ids, link: bool, print
         extra_ids=extra,
         uncertain=ch.uncertain,
         printed=printed[1].get(ch.new[0], "") if news else printed[0].get(ch.old[0], ""),
+        closest=ch.closest.said() if ch.closest else "",
     )
 
 

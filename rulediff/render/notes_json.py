@@ -44,6 +44,7 @@ def _entry(e: Entry) -> dict[str, Any]:
         "examples": [{"label": x.label, "old": _passage(x.old), "new": _passage(x.new)} for x in e.examples],
         "rewritten": e.rewritten,
         "printed": e.printed or None,
+        "closest": e.closest or None,
         "why": None,
     }
 

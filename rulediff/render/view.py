@@ -107,6 +107,7 @@ class Entry:
     extra_ids: list[str] = field(default_factory=list)  # old numbers' anchors: links to where it was
     uncertain: bool = False  # the link to the old rule stands on weak evidence
     printed: str = ""  # "printed twice: second" when the release prints ``number`` more than once
+    closest: str = ""  # a removed rule: "closest: 603.2f (0.97), refused because ..."
 
 
 @dataclass(slots=True)

@@ -26,6 +26,9 @@ class Rename:
     new: str
     spellings: tuple[tuple[str, str], ...]
     rules: int = 0
+    # Renamed only inside quoted text (the card text the rules quote): 2024-07-30's "enters the battlefield" ->
+    # "enters", which the rules' own text kept.
+    quoted: bool = False
 
     def as_dict(self) -> dict[str, object]:
-        return {"old": self.old, "new": self.new, "rules": self.rules}
+        return {"old": self.old, "new": self.new, "rules": self.rules, "quoted": self.quoted}

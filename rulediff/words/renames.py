@@ -34,9 +34,23 @@ def _starting_literally(spelling: str) -> str:
     return first + rf"(?<![\w'\u2019]{first})" + "".join(r"\s+" + w for w in rest)
 
 
+@lru_cache(maxsize=256)
+def covering(spellings: tuple[str, ...]) -> tuple[str, ...]:
+    """The spellings no other one is a part of, word for word: a text uses one of ``spellings`` exactly when it uses
+    one of these (2018-04-27's "he or she" is part of "he or she has", "he or she casts", ...)."""
+    split = [s.split() for s in spellings]
+
+    def holds(big: list[str], small: list[str]) -> bool:
+        n = len(small)
+        return 0 < n < len(big) and any(big[k : k + n] == small for k in range(len(big) - n + 1))
+
+    return tuple(s for s, ws in zip(spellings, split, strict=True) if not any(holds(ws, o) for o in split))
+
+
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
     # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
     # first word alone would not: "he or she" starts with the "he" of every "the").
+    spellings = covering(spellings)
     for words in spelling_words(spellings):
         for w in words:
             if w not in text:
@@ -54,13 +68,31 @@ def spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def substitute(text: str, renames: Sequence[Rename]) -> str:
     """``text`` with every rename applied: the old release read in the new release's words, the article
-    before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game")."""
+    before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game"); a rename of quoted
+    text only inside quotation marks."""
     for r in renames:
         olds = old_spellings(r.spellings)
         if uses(text, olds):  # (the article before a spelling is optional: the spelling alone decides)
-            to = dict(r.spellings)
-            text = _substitution(olds).sub(lambda m, to=to: _replace(m, to), text)  # type: ignore[misc]
+            text = _renamed_in(text, _substitution(olds), dict(r.spellings), r.quoted)
     return text
+
+
+def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quotes: bool) -> str:
+    def one(m: re.Match[str]) -> str:
+        return _replace(m, to)
+
+    if not in_quotes:
+        return pattern.sub(one, text)
+    return QUOTED.sub(lambda q: pattern.sub(one, q.group(0)), text)
+
+
+# A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line.
+QUOTED = re.compile('\u201c[^\u201d\n]*\u201d|"[^"\n]*"')
+
+
+def quoted(text: str) -> str:
+    """The quotations of ``text``, one a line (what a rename of quoted text reads)."""
+    return "\n".join(QUOTED.findall(text)) if ('"' in text or "\u201c" in text) else ""
 
 
 @lru_cache(maxsize=256)
@@ -100,6 +132,7 @@ def text_users(texts: list[str], joined: str, starts: list[int], spellings: tupl
     its longest word (which every use holds, as :func:`uses` says), finds the few texts worth the
     whole-word pattern."""
     near: set[int] = set()
+    spellings = covering(spellings)
     for w in (words[0] for words in spelling_words(spellings)):
         k = joined.find(w)
         while k >= 0:

@@ -1,0 +1,414 @@
+"""After the structural passes: the unpaired nodes of the whole release against each other, and better counterparts."""
+
+# After the structural passes, what is left unpaired is compared across the whole release -- every level, every
+# section, whatever its parent -- so text that moved is paired wherever it went (2019-07-12's subrules 110.5a-g
+# became rules 111.2-111.8 word for word; 2009's 410.7 became 603.2f). And a link made on weak text gives way to an
+# unpaired node that is clearly the better counterpart (2023-10's 702.124g is 702.124j, not 702.124f).
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import Protocol
+
+from rapidfuzz import fuzz
+
+from ..numbering import Level
+from ..text import words
+from .sides import Side
+from .thresholds import (
+    BETTER_BY,
+    CONTAINED,
+    CONTAINED_WORDS,
+    KEPT_MEANING,
+    PLACED_MEANING,
+    PLACED_TEXT,
+    RESCUE_CARRIED,
+    RESCUE_NEAR,
+    RESCUE_TEXT,
+    STANDS,
+    WORSE_TEXT_BY,
+)
+
+# A text of fewer content words than this is never taken for the same rule by being held whole in another.
+SHORT_HELD_WORDS = 3
+# A word held by more nodes than this (or than a fiftieth of them) brings no candidate (leftovers._Index).
+COMMON_FROM = 20
+
+# Nodes compared here: numbered texts, not titles (headings and titled rules pair by their titles and children) nor
+# unnumbered keyword summaries (which pair by their keywords).
+_TEXT_LEVELS = frozenset({int(Level.RULE), int(Level.SUBRULE)})
+
+# Words that carry no meaning of their own in the rules: function words, the ordinals of numbered steps ("Second,
+# the active player gets priority"), and the words of a cross-reference.
+_STOP = frozenset(
+    """a an the and or but nor of to in on at by for from with as into onto than that this these those it its
+    they them their there is are was were be been being has have had do does did may must shall should will would
+    so such any each all some which who whom whose what when where while if then also only
+    first second third fourth fifth sixth seventh eighth ninth tenth see rule rules section ref""".split()
+)
+
+
+@lru_cache(maxsize=1 << 14)
+def content(text: str) -> frozenset[str]:
+    """The distinct words of ``text`` that carry its meaning (remembered: one alignment asks about a text often)."""
+    return frozenset(words(text)).difference(_STOP)
+
+
+class Likeness:
+    """How alike two texts are, in characters and in meaning: ``ratio`` (rapidfuzz, 0..1), ``dice`` (of the
+    content words: 2 x shared / both), and the share of each side's content words the other holds."""
+
+    __slots__ = ("ratio", "dice", "kept_a", "kept_b", "meaning")
+
+    def __init__(self, a: str, b: str) -> None:
+        self.ratio = fuzz.ratio(a, b) / 100
+        ca, cb = content(a), content(b)
+        na, nb = len(ca), len(cb)
+        shared = len(ca & cb)
+        self.dice = 2 * shared / (na + nb) if na + nb else 0.0
+        self.kept_a = shared / na if na else 0.0
+        self.kept_b = shared / nb if nb else 0.0
+        # A text held whole inside a longer one (a part split off, or merged in) shares its meaning, though not
+        # the longer one's: containment counts when the smaller text says enough to be told apart.
+        contained = 0.9 * max(self.kept_a, self.kept_b) if min(na, nb) >= CONTAINED_WORDS else 0.0
+        self.meaning = max(self.dice, contained)
+
+    @property
+    def mean(self) -> float:
+        return (self.ratio + self.meaning) / 2
+
+    def better_than(self, other: Likeness, placed: float = 0.0) -> bool:
+        """Clearly the better match: text and meaning together (and ``placed``, what its place adds over the
+        other's) much closer, neither much further."""
+        return (
+            self.mean + placed >= other.mean + BETTER_BY
+            and self.meaning >= other.meaning
+            and self.ratio >= other.ratio - WORSE_TEXT_BY
+        )
+
+    @property
+    def part(self) -> bool:
+        """One text is a part of the other: held in it (CONTAINED of its meaning), not near-identical."""
+        return self.ratio < RESCUE_NEAR and self.meaning >= CONTAINED and self.meaning > self.dice
+
+    @property
+    def rank(self) -> float:
+        """The order of candidates: text and meaning; for a part of a text split in several, its meaning only (the
+        parts of a split are each held whole, and their lengths say nothing of which continues it: the place does,
+        weighed twice for them)."""
+        if self.part:
+            return self.meaning * 50
+        return self.ratio * 100 + self.dice * 10
+
+    @property
+    def placed(self) -> bool:
+        """Alike enough for nodes whose places agree: half the meaning, and text that is alike or held inside the
+        other's."""
+        return self.meaning >= PLACED_MEANING and (self.ratio >= PLACED_TEXT or self.meaning >= CONTAINED)
+
+    @property
+    def strong(self) -> bool:
+        """Near-identical, or alike in text with most of each side's meaning in the other."""
+        return self.ratio >= RESCUE_NEAR or (
+            self.ratio >= RESCUE_TEXT and min(self.kept_a, self.kept_b) >= RESCUE_CARRIED
+        )
+
+
+class Matcher(Protocol):
+    """What this stage reads of a matcher under way (passes.Matcher)."""
+
+    a: Side
+    b: Side
+    a2b: dict[int, int]
+    b2a: dict[int, int]
+    open_a: set[int]
+    open_b: set[int]
+    same: set[int]
+    score: dict[int, float]
+    reason: dict[int, str]
+    uncertain: set[int]
+    rejected: set[tuple[int, int]]
+
+    def pair(self, i: int, j: int, score: float, reason: str) -> bool: ...
+
+    def unpair(self, i: int) -> None: ...
+
+
+def sure(like: Likeness, placed: float) -> bool:
+    """A link made here stands on text alone: near-identical, or alike with most of each side's meaning, or a
+    part held whole in the other under a paired parent, or (``placed`` 100 or more) a short rule rewritten in
+    place that kept every word of its meaning."""
+    return like.ratio >= RESCUE_NEAR or like.strong or (like.part and placed >= 10) or placed >= 100
+
+
+def texts(s: Side, nodes: Iterable[int]) -> list[int]:
+    """The nodes of ``nodes`` compared as texts: numbered rules and subrules without a title, with some words."""
+    level, rules = s.level, s.rules
+    return [k for k in nodes if level[k] in _TEXT_LEVELS and not rules[k].title and content(s.masked(k))]
+
+
+class ContentIndex:
+    """The content words of the unpaired text nodes of one side, by word: which of them share enough meaning with
+    a text. Nodes are added as they are found unpaired (a later pass may free some) and skipped once paired. Words
+    many nodes hold ("player", "creature") find no candidate: each would bring dozens, and a text sharing only
+    those with another shares no meaning of its own with it."""
+
+    def __init__(self, s: Side, paired: dict[int, int]) -> None:
+        self.side, self.paired = s, paired
+        self.where: defaultdict[str, list[int]] = defaultdict(list)
+        self.size: dict[int, int] = {}
+        self.common = COMMON_FROM
+        # The nodes near a text, paired or not, as long as no node is indexed anew (the matcher asks again about
+        # the same weak links each round).
+        self.found: dict[str, list[int]] = {}
+
+    def add(self, nodes: list[int]) -> list[int]:
+        """Index those of ``nodes`` (unpaired) not indexed yet; all of them that are text nodes, in order."""
+        fresh = [k for k in nodes if k not in self.size]
+        if fresh:
+            where, size, masked = self.where, self.size, self.side.masked
+            indexed = texts(self.side, fresh)
+            for k in indexed:
+                bag = content(masked(k))
+                size[k] = len(bag)
+                for w in bag:
+                    where[w].append(k)
+            for k in fresh:
+                size.setdefault(k, 0)
+            common, self.common = self.common, max(COMMON_FROM, sum(1 for n in size.values() if n) // 50)
+            if indexed and self.found:
+                # What is near a text sharing no word with the nodes indexed now is what it was.
+                if common != self.common:
+                    self.found.clear()
+                else:
+                    now: set[str] = set()
+                    for k in indexed:
+                        now.update(content(masked(k)))
+                    self.found = {t: ks for t, ks in self.found.items() if now.isdisjoint(content(t))}
+        return [k for k in nodes if self.size[k]]
+
+    def unpaired(self) -> bool:
+        """Some indexed text node is unpaired."""
+        paired = self.paired
+        return any(n and k not in paired for k, n in self.size.items())
+
+    def near(self, text: str) -> list[int]:
+        """The unpaired nodes sharing at least two of the words of ``text`` that are not common, and two fifths
+        of the smaller text's words."""
+        paired = self.paired
+        found = self.found.get(text)
+        if found is None:
+            get, common = self.where.get, self.common
+            hits: Counter[int] = Counter()
+            bag = content(text)
+            for w in bag:
+                ks = get(w)
+                if ks is not None and len(ks) <= common:
+                    hits.update(ks)
+            size, sizes = len(bag), self.size
+            found = self.found[text] = sorted(k for k, n in hits.items() if n >= 2 and n * 5 >= 2 * min(size, sizes[k]))
+        return [k for k in found if k not in paired]
+
+
+def _kin(m: Matcher, i: int, j: int) -> float:
+    """Points for the places of a candidate pair: 10 when their parents are paired with each other, 5 when one's
+    parent is paired with an ancestor of the other's further up (a rule that became a subrule under a sibling).
+    The same read from either side."""
+    up_a, up_b = m.a.parent[i], m.b.parent[j]
+    if up_a >= 0 and m.a2b.get(up_a, -1) == up_b >= 0:
+        return 10.0
+    if _above(m.b.parent, up_b, m.a2b.get(up_a, -1) if up_a >= 0 else -1):
+        return 5.0
+    if _above(m.a.parent, up_a, m.b2a.get(up_b, -1) if up_b >= 0 else -1):
+        return 5.0
+    return 0.0
+
+
+def _above(parent: list[int], k: int, target: int) -> bool:
+    """``target`` is a strict ancestor of node ``k`` (``parent`` the side's parents)."""
+    if target < 0 or k < 0:
+        return False
+    k = parent[k]
+    while k >= 0:
+        if k == target:
+            return True
+        k = parent[k]
+    return False
+
+
+def _placed(m: Matcher, i: int, j: int) -> float:
+    """Points for the places of a candidate pair (:func:`_kin`), and 10 for a text that names the other's heading
+    of two words or more (2007-10's "The illustration credit ..." under 209 Illustration Credit went to 210.1a, not
+    to the new general rule 210.1)."""
+    points = _kin(m, i, j)
+    if points >= 10:
+        return points  # (under parents paired with each other, a text naming their heading tells nothing apart)
+    up_a, up_b = m.a.parent[i], m.b.parent[j]
+    if (up_a >= 0 and " " in (t := m.a.title(up_a)) and t in m.b.folded(j)) or (
+        up_b >= 0 and " " in (t := m.b.title(up_b)) and t in m.a.folded(i)
+    ):
+        points += 10  # (a title of one word, "Activate", is named by texts about many things)
+    return points
+
+
+def _rewritten_in_place(m: Matcher, i: int, j: int, like: Likeness) -> bool:
+    """A short rule rewritten at its own number, under parents paired with each other, that keeps every word of
+    its meaning (2020-04-17's 100.5: "There is no maximum deck size." grew a sentence before it): too short for
+    containment to count anywhere else (CONTAINED_WORDS), at its own place it is the same rule."""
+    if m.a.labels[i] is None or m.a.labels[i] != m.b.labels[j]:
+        return False
+    na, nb = len(content(m.a.masked(i))), len(content(m.b.masked(j)))
+    return min(na, nb) >= SHORT_HELD_WORDS and (like.kept_a if na <= nb else like.kept_b) >= 1.0
+
+
+def _structure(m: Matcher, i: int, j: int, placed: float) -> float:
+    """Points for structure around a candidate pair: its places (``placed``: :func:`_placed`), its neighbours."""
+    points = placed
+    if i > 0 and j > 0 and m.a2b.get(i - 1) == j - 1:
+        points += 4
+    if m.a2b.get(i + 1, -1) == j + 1:
+        points += 4
+    return points
+
+
+class Leftovers:
+    """The unpaired text nodes of both sides paired across the whole release (:func:`rescue`), then weak links
+    given up for clearly better counterparts (:func:`prefer_better`), as often as the matcher asks (what is
+    unpaired is indexed once)."""
+
+    def __init__(self, m: Matcher) -> None:
+        self.m = m
+        self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
+
+    def __call__(self) -> bool:
+        """True when a link was made or moved."""
+        m = self.m
+        fa, fb = self.into_a.add(sorted(m.open_a)), self.into_b.add(sorted(m.open_b))
+        if not fa and not fb:
+            return False
+        made = rescue(m, fa, self.into_b)
+        return prefer_better(m, self.into_a, self.into_b) or made
+
+
+def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
+    """Every unpaired text node of one release against every unpaired text node of the other, whatever their
+    levels and places: each pair that is near-identical, or alike with most of each side's meaning in the
+    other (or, in places that agree, alike with half its meaning), and the best for both, is made (best first;
+    structure decides between equals, as between the repeated sentences of a release). True when something was
+    paired."""
+    cands: list[tuple[float, int, int, Likeness, float]] = []
+    for i in fa:
+        text = m.a.masked(i)
+        for j in into_b.near(text):
+            if (i, j) in m.rejected:
+                continue
+            like = Likeness(text, m.b.masked(j))
+            placed = _placed(m, i, j)
+            in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
+            if like.strong or (placed and like.placed) or in_place:
+                points = like.rank + _structure(m, i, j, placed) * (2 if like.part else 1)
+                cands.append((points, i, j, like, placed + (100 if in_place else 0)))
+    if not cands:
+        return False
+    cands.sort(key=lambda t: (-t[0], t[1], t[2]))
+    best_a: dict[int, float] = {}
+    best_b: dict[int, float] = {}
+    for total, i, j, _, _ in cands:
+        best_a.setdefault(i, total)
+        best_b.setdefault(j, total)
+    made = False
+    for total, i, j, like, placed in cands:
+        if i in m.a2b or j in m.b2a or total < best_a[i] or total < best_b[j]:
+            continue
+        why = "same text" if like.ratio >= 1.0 else f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning"
+        if m.pair(i, j, like.ratio, f"{why}; found among the unpaired rules of the whole release"):
+            made = True
+            if not sure(like, placed):
+                m.uncertain.add(i)
+    return made
+
+
+def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> bool:
+    """A link made on weak text gives way to unpaired nodes that are clearly the better counterparts (much closer
+    text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new 503.1 it shares a number
+    with -- or, both ends at once, to an unpaired node on each side (2016-09-30's 511.1 and 511.2 traded their
+    texts). The nodes it leaves are unpaired again, for the passes that follow. True when something was
+    relinked."""
+    if not (into_a.unpaired() or into_b.unpaired()):
+        return False  # (no counterpart to give way to)
+    level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
+    moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
+    stands = STANDS * 100
+    for i, j in sorted(m.a2b.items()):
+        if i in same or score[i] >= 1.0 or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
+            continue
+        if m.a.rules[i].title or m.b.rules[j].title:
+            continue
+        ta, tb = m.a.masked(i), m.b.masked(j)
+        if fuzz.ratio(ta, tb, score_cutoff=stands):
+            continue  # texts this alike: no other can be clearly closer in both text and meaning
+        xs = [x for x in into_b.near(ta) if x not in m.b2a and (i, x) not in m.rejected]
+        ys = [y for y in into_a.near(tb) if y not in m.a2b and (y, j) not in m.rejected]
+        if not xs and not ys:
+            continue
+        now = Likeness(ta, tb)
+        # A counterpart elsewhere, in a place worse than this one's, is a better one only when it is strong:
+        # boilerplate ("Second, the active player gets priority") reads much the same under every step. The
+        # places weigh in the comparison too (a tenth for a paired parent or a named heading).
+        here = _placed(m, i, j)
+        ends_b = _better_ends(now, here, ((x, Likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
+        ends_a = _better_ends(now, here, ((y, Likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
+        moves.extend((gain, i, j, [(i, x)]) for x, gain, better in ends_b if better)
+        moves.extend((gain, i, j, [(y, j)]) for y, gain, better in ends_a if better)
+        if ends_b and ends_a:
+            (x, gain_b, _), (y, gain_a, _) = ends_b[0], ends_a[0]
+            if gain_a + gain_b + now.mean >= BETTER_BY:
+                # (each end at least as good a counterpart as the link it leaves, the two together clearly better)
+                moves.append((gain_a + gain_b + now.mean, i, j, [(i, x), (y, j)]))
+    moves.sort(key=lambda t: (-t[0], t[1], t[3]))
+    moved = False
+    for _, i, j, links in moves:
+        if m.a2b.get(i) != j or any((x != i and x in m.a2b) or (y != j and y in m.b2a) for x, y in links):
+            continue
+        m.unpair(i)
+        for x, y in links:
+            like = Likeness(m.a.masked(x), m.b.masked(y))
+            why = (
+                f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
+            )
+            m.pair(x, y, like.ratio, why)
+            if not sure(like, _placed(m, x, y)):
+                m.uncertain.add(x)
+        moved = True
+    return moved
+
+
+def _better_ends(
+    now: Likeness, here: float, cands: Iterator[tuple[int, Likeness, float]]
+) -> list[tuple[int, float, bool]]:
+    """The candidates for one end of a link (node, its likeness with the other end, the points of its place) no
+    worse than the link and in no worse place unless strong: (node, gain in text and meaning, clearly better),
+    the best first."""
+    out = []
+    for x, like, there in cands:
+        if not (like.strong or there >= here) or like.mean + (there - here) / 100 < now.mean:
+            continue
+        out.append((x, like.mean - now.mean, like.better_than(now, (there - here) / 100)))
+    out.sort(key=lambda t: (-t[1], t[0]))
+    return out
+
+
+def drop_unkept(m: Matcher) -> None:
+    """Uncertain links between texts that share too little of their meaning are given up (2009's 217.5d, about
+    what has no controller, is not 403.5, the history of the name "in-play zone"): the old text is removed, the
+    new one added, and the refusal says where its nearest text was."""
+    for i in sorted(m.uncertain):
+        j = m.a2b.get(i)
+        if j is None or m.a.rules[i].title or m.b.rules[j].title:
+            continue
+        ta, tb = m.a.masked(i), m.b.masked(j)
+        if content(ta) and content(tb) and Likeness(ta, tb).meaning < KEPT_MEANING:
+            m.unpair(i)
+            m.rejected.add((i, j))

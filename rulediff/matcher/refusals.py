@@ -1,0 +1,76 @@
+"""Why a rule left unpaired is removed: the nearest text of the other release, and what refused the link."""
+
+# Why a rule left unpaired is removed: the nearest text of the new release (by text and meaning, the likeness the
+# leftovers judge by), and what refused the link -- the text continues another rule, or too little of it is alike.
+# A reader judges the refusal ("closest: 603.2f (0.97), refused because ..."); the matcher does not change it.
+
+from __future__ import annotations
+
+from .leftovers import ContentIndex, Likeness, texts
+from .records import EDITED_KINDS, Change, Closest, Kind
+from .sides import Side
+from .thresholds import PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
+
+_RULE = 2
+
+# The changes whose new nodes may hold a removed rule's words: new, edited, moved and edited, split, merged.
+_HOMES = frozenset({Kind.ADDED, Kind.SPLIT, Kind.MERGED, *EDITED_KINDS})
+
+
+def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
+    """For each removed text node of ``a`` (old position), the nearest node of ``b`` among those its words may
+    have gone to (added, edited, split, merged: an unchanged rule carries its own words) and share enough of them
+    with it (leftovers.ContentIndex), and those whose text is its text word for word, and why the two are not
+    linked. (Not every text against every home: on 2011-02-04 -> 2026-01-16 that was a third of the alignment.)"""
+    removed = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1]
+    removed = texts(a, removed)
+    if not removed:
+        return {}
+    index = ContentIndex(b, {})
+    index.add(sorted({j for ch in changes if ch.kind in _HOMES for j in ch.new}))
+    # The new nodes whose raw text is a removed rule's, by that text (one look at each new rule).
+    wanted = {a.rules[i].text for i in removed}
+    same: dict[str, list[int]] = {}
+    for j in [j for j, r in enumerate(b.rules) if r.text in wanted]:
+        same.setdefault(b.rules[j].text, []).append(j)
+    closest: dict[int, tuple[Likeness, int]] = {}
+    for i in removed:
+        text = a.masked(i)
+        cands = {*index.near(text), *same.get(a.rules[i].text, ())}
+        best = max(
+            ((Likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
+            key=lambda t: (max(t[0].ratio, t[0].dice), -t[1]),
+            default=None,
+        )
+        if best is not None:
+            closest[i] = best
+    # The old nodes each closest one continues (what refused the link), looked up for those only.
+    bests = {j for _, j in closest.values()}
+    owner = {j: ch.old for ch in changes for j in ch.new if j in bests}
+    out: dict[int, Closest] = {}
+    for i, (like, j) in closest.items():
+        why = _why(a, b, i, j, like, owner)
+        out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
+    return out
+
+
+def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tuple[int, ...]]) -> str:
+    """What refused the link of old ``i`` with new ``j``."""
+    olds = owner.get(j, ())
+    if olds:
+        k = olds[0]
+        theirs = Likeness(a.masked(k), b.masked(j))
+        if theirs.mean >= like.mean:
+            if theirs.ratio >= 1.0:
+                return f"it continues the old {a.labels[k]} word for word"
+            return f"it continues the old {a.labels[k]} (text {theirs.ratio:.2f}, {theirs.meaning:.0%} of its meaning)"
+        return (
+            f"it continues the old {a.labels[k]}, linked first though less alike (text {theirs.ratio:.2f}, "
+            f"{theirs.meaning:.0%} of its meaning): a link to weigh by hand"
+        )
+    if like.ratio >= RESCUE_NEAR or (like.ratio >= RESCUE_TEXT and min(like.kept_a, like.kept_b) >= RESCUE_CARRIED):
+        return "another unpaired rule is as close to it: too ambiguous to link"
+    need = f"a link needs text {RESCUE_NEAR:.2f}, or {RESCUE_TEXT:.2f} with {RESCUE_CARRIED:.0%} of each side's meaning"
+    if like.meaning >= PLACED_MEANING:
+        need += f", or {PLACED_MEANING:.0%} of the meaning in places that agree"
+    return f"only {like.meaning:.0%} of its meaning is there, in text {like.ratio:.2f} alike ({need})"

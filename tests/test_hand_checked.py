@@ -1,0 +1,115 @@
+"""The matcher against links judged by hand (tests/fixtures/align/hand-checked/, README there): precision of its
+links and of its removed list, and what its uncertain flag means on the held-out half."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+
+import pytest
+
+from rulediff import parse
+from rulediff.matcher.classify import align
+from rulediff.matcher.records import Kind
+
+from .conftest import FIXTURES, cr_file, needs_cr_corpus
+
+CHECKED = FIXTURES / "align" / "hand-checked" / "links.tsv"
+
+
+@dataclass
+class Tally:
+    """Verdicts of the links as the matcher makes them now: a link that moved since it was judged is right only
+    when it moved to the counterpart the reader named."""
+
+    right: int = 0
+    total: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    def add(self, ok: bool, what: str) -> None:
+        self.total += 1
+        self.right += ok
+        if not ok:
+            self.wrong.append(what)
+
+    @property
+    def rate(self) -> float:
+        return self.right / self.total if self.total else 1.0
+
+
+def _rows() -> list[dict[str, str]]:
+    with open(CHECKED, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def _now(old_release: str, new_release: str) -> dict[str, tuple[str, Kind, bool]]:
+    """Each old number of the pair: (its new numbers joined, the kind, uncertain) as the matcher links it now."""
+    old, new = parse(str(cr_file(old_release))), parse(str(cr_file(new_release)))
+    out: dict[str, tuple[str, Kind, bool]] = {}
+    for ch in align(old, new).changes:
+        targets = ",".join(sorted(str(new.rules[j].number) for j in ch.new))
+        for i in ch.old:
+            out.setdefault(str(old.rules[i].number), (targets, ch.kind, ch.uncertain))
+    return out
+
+
+def _judged(row: dict[str, str], targets: str) -> bool:
+    """Right as judged: the judged link (or removal) itself when the reader called it right, else the counterpart
+    the reader named ("-": the text really left)."""
+    judged = ",".join(sorted(row["new"].split(","))) if row["new"] else ""
+    if targets == judged:
+        return row["verdict"] == "right"
+    want = row["counterpart"]
+    return bool(want) and (targets == "" if want == "-" else targets == want)
+
+
+def _tallies() -> dict[str, Tally]:
+    rows = _rows()
+    now: dict[tuple[str, str], dict[str, tuple[str, Kind, bool]]] = {}
+    tallies = {k: Tally() for k in ("links", "removed", "held uncertain", "held sure", "cal uncertain", "cal sure")}
+    for row in rows:
+        pair = (row["old_release"], row["new_release"])
+        if pair not in now:
+            now[pair] = _now(*pair)
+        targets, kind, uncertain = now[pair][row["old"].split(",")[0]]
+        ok = _judged(row, targets)
+        what = f"{pair[0]} -> {pair[1]}: {row['old']} -> {targets or 'removed'}"
+        if kind == Kind.REMOVED:
+            tallies["removed"].add(ok, what)
+            continue
+        tallies["links"].add(ok, what)
+        half = "held" if row["half"] == "held-out" else "cal"
+        tallies[f"{half} {'uncertain' if uncertain else 'sure'}"].add(ok, what)
+    return tallies
+
+
+@pytest.fixture(scope="module")
+def tallies() -> dict[str, Tally]:
+    return _tallies()
+
+
+def test_the_set_is_whole_and_split_in_halves() -> None:
+    rows = _rows()
+    assert len(rows) >= 200
+    assert {r["verdict"] for r in rows} <= {"right", "wrong", "partial"}
+    assert all(r["counterpart"] for r in rows if r["verdict"] != "right")
+    held = [r for r in rows if r["half"] == "held-out"]
+    assert abs(len(held) * 2 - len(rows)) <= 3
+    assert sum(r["uncertain"] == "1" for r in held) >= 40
+
+
+@needs_cr_corpus
+def test_links_and_removed_list_hold_their_measured_precision(tallies: dict[str, Tally]) -> None:
+    links, removed = tallies["links"], tallies["removed"]
+    # Measured when the uncertain flag was calibrated: links 143 of 159 right, removed 26 of 52 really gone.
+    assert links.rate >= 0.89, links.wrong
+    assert removed.rate >= 0.5, removed.wrong
+
+
+@needs_cr_corpus
+def test_uncertain_flag_on_the_held_out_half(tallies: dict[str, Tally]) -> None:
+    uncertain, sure = tallies["held uncertain"], tallies["held sure"]
+    # Measured: kept uncertain 27 of 38 right (the target, 4 in 5, is not met), unflagged 40 of 41.
+    assert uncertain.total >= 35
+    assert uncertain.rate >= 0.7, uncertain.wrong
+    assert sure.rate >= 0.97, sure.wrong
