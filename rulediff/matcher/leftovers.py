@@ -330,8 +330,11 @@ def prefer_better(
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
     moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
     stands = STANDS * 100
-    for i, j in sorted(m.a2b.items()):
-        if i in same or score[i] >= 1.0 or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
+    a2b = m.a2b
+    # (The links of equal texts, most of them, left out before sorting: every link has its score.)
+    for i in sorted([i for i, s in score.items() if s < 1.0]):
+        j = a2b[i]
+        if i in same or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
             continue
         if m.a.rules[i].title or m.b.rules[j].title:
             continue
