@@ -281,6 +281,8 @@ class Leftovers:
     def __init__(self, m: Matcher) -> None:
         self.m = m
         self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
+        # The links whose texts are too alike for a clearly closer counterpart (asked again each round).
+        self.stand: dict[tuple[int, int], bool] = {}
 
     def __call__(self) -> bool:
         """True when a link was made or moved."""
@@ -289,7 +291,7 @@ class Leftovers:
         if not fa and not fb:
             return False
         made = rescue(m, fa, self.into_b)
-        return prefer_better(m, self.into_a, self.into_b) or made
+        return prefer_better(m, self.into_a, self.into_b, self.stand) or made
 
 
 def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
@@ -330,24 +332,34 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     return made
 
 
-def prefer_better(m: Matcher, into_a: ContentIndex, into_b: ContentIndex) -> bool:
+def prefer_better(
+    m: Matcher, into_a: ContentIndex, into_b: ContentIndex, stand: dict[tuple[int, int], bool] | None = None
+) -> bool:
     """A link made on weak text gives way to unpaired nodes that are clearly the better counterparts (much closer
     text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new 503.1 it shares a number
     with -- or, both ends at once, to an unpaired node on each side (2016-09-30's 511.1 and 511.2 traded their
     texts). The nodes it leaves are unpaired again, for the passes that follow. True when something was
-    relinked."""
+    relinked. ``stand``: of the links weighed before, those whose texts are too alike to give way."""
     if not (into_a.unpaired() or into_b.unpaired()):
         return False  # (no counterpart to give way to)
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
     moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
     stands = STANDS * 100
-    for i, j in sorted(m.a2b.items()):
-        if i in same or score[i] >= 1.0 or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
+    a2b = m.a2b
+    # (The links of equal texts, most of them, left out before sorting: every link has its score.)
+    for i in sorted([i for i, s in score.items() if s < 1.0]):
+        j = a2b[i]
+        if i in same or level_a[i] not in _TEXT_LEVELS or level_b[j] not in _TEXT_LEVELS:
             continue
         if m.a.rules[i].title or m.b.rules[j].title:
             continue
         ta, tb = m.a.masked(i), m.b.masked(j)
-        if fuzz.ratio(ta, tb, score_cutoff=stands):
+        alike = stand.get((i, j)) if stand is not None else None
+        if alike is None:
+            alike = bool(fuzz.ratio(ta, tb, score_cutoff=stands))
+            if stand is not None:
+                stand[i, j] = alike
+        if alike:
             continue  # texts this alike: no other can be clearly closer in both text and meaning
         xs = [x for x in into_b.near(ta) if x not in m.b2a and (i, x) not in m.rejected]
         ys = [y for y in into_a.near(tb) if y not in m.a2b and (y, j) not in m.rejected]

@@ -22,12 +22,24 @@ def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
     have gone to (added, edited, split, merged: an unchanged rule carries its own words) and share enough of them
     with it (leftovers.ContentIndex), and those whose text is its text word for word, and why the two are not
     linked. (Not every text against every home: on 2011-02-04 -> 2026-01-16 that was a third of the alignment.)"""
-    removed = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1]
+    # (One walk of the changes, most of them unchanged: told apart by identity, before any set is asked.)
+    removed: list[int] = []
+    homes: set[int] = set()
+    unchanged, gone = Kind.UNCHANGED, Kind.REMOVED
+    for ch in changes:
+        kind = ch.kind
+        if kind is unchanged:
+            continue
+        if kind == gone:
+            if len(ch.old) == 1:
+                removed.append(ch.old[0])
+        elif kind in _HOMES:
+            homes.update(ch.new)
     removed = texts(a, removed)
     if not removed:
         return {}
     index = ContentIndex(b, {})
-    index.add(sorted({j for ch in changes if ch.kind in _HOMES for j in ch.new}))
+    index.add(sorted(homes))
     # The new nodes whose raw text is a removed rule's, by that text (one look at each new rule).
     wanted = {a.rules[i].text for i in removed}
     same: dict[str, list[int]] = {}

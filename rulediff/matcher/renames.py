@@ -16,6 +16,7 @@ from ..words.renames import (
     old_spellings,
     quoted,
     renamed,
+    renamed_text,
     substitute,
     text_users,
     uses,
@@ -139,7 +140,7 @@ class _Found:
         olds = old_spellings(rename.spellings)
         self.olds.update(a.casefold() for a in olds)
         for x in text_users(self.texts, self.joined, self.starts, olds):
-            self.texts[x] = substitute(self.texts[x], (rename,))
+            self.texts[x] = renamed_text(self.texts[x], rename)
         self.joined, self.starts = joined_texts(self.texts)
 
 

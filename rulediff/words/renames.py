@@ -71,10 +71,15 @@ def substitute(text: str, renames: Sequence[Rename]) -> str:
     before a renamed word agreeing with the new word ("an EDH game" -> "a Commander game"); a rename of quoted
     text only inside quotation marks."""
     for r in renames:
-        olds = old_spellings(r.spellings)
-        if uses(text, olds):  # (the article before a spelling is optional: the spelling alone decides)
-            text = _renamed_in(text, _substitution(olds), dict(r.spellings), r.quoted)
+        if uses(text, old_spellings(r.spellings)):  # (the article before a spelling is optional: the spelling decides)
+            text = renamed_text(text, r)
     return text
+
+
+def renamed_text(text: str, r: Rename) -> str:
+    """``text``, which uses an old spelling of ``r`` (:func:`uses` said so, or :func:`text_users` found it), read
+    in the new words: :func:`substitute` of one rename without asking again."""
+    return _renamed_in(text, _substitution(old_spellings(r.spellings)), dict(r.spellings), r.quoted)
 
 
 def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quotes: bool) -> str:
