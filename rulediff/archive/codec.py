@@ -332,6 +332,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.glossary",
     "rulediff.matcher.leftovers",
     "rulediff.matcher.likeness",
+    "rulediff.matcher.meaning",
     "rulediff.matcher.passes",
     "rulediff.matcher.phrases",
     "rulediff.matcher.records",

@@ -9,28 +9,24 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from typing import Protocol
 
 from rapidfuzz import fuzz
 
 from ..numbering import Level
-from ..text import words
+from .meaning import Likeness, content
 from .sides import Side
 from .thresholds import (
     BETTER_BY,
-    CONTAINED,
-    CONTAINED_WORDS,
     KEPT_MEANING,
     PLACED_MEANING,
-    PLACED_TEXT,
-    RESCUE_CARRIED,
     RESCUE_NEAR,
     RESCUE_TEXT,
     STANDS,
-    WORSE_TEXT_BY,
 )
 
+# A link whose texts are less alike than this stands on its place alone: a candidate alike in text may take it.
+WEAK_LINK = 0.5
 # A text of fewer content words than this is never taken for the same rule by being held whole in another.
 SHORT_HELD_WORDS = 3
 # A word held by more nodes than this (or than a fiftieth of them) brings no candidate (leftovers._Index).
@@ -39,81 +35,6 @@ COMMON_FROM = 20
 # Nodes compared here: numbered texts, not titles (headings and titled rules pair by their titles and children) nor
 # unnumbered keyword summaries (which pair by their keywords).
 _TEXT_LEVELS = frozenset({int(Level.RULE), int(Level.SUBRULE)})
-
-# Words that carry no meaning of their own in the rules: function words, the ordinals of numbered steps ("Second,
-# the active player gets priority"), and the words of a cross-reference.
-_STOP = frozenset(
-    """a an the and or but nor of to in on at by for from with as into onto than that this these those it its
-    they them their there is are was were be been being has have had do does did may must shall should will would
-    so such any each all some which who whom whose what when where while if then also only
-    first second third fourth fifth sixth seventh eighth ninth tenth see rule rules section ref""".split()
-)
-
-
-@lru_cache(maxsize=1 << 14)
-def content(text: str) -> frozenset[str]:
-    """The distinct words of ``text`` that carry its meaning (remembered: one alignment asks about a text often)."""
-    return frozenset(words(text)).difference(_STOP)
-
-
-class Likeness:
-    """How alike two texts are, in characters and in meaning: ``ratio`` (rapidfuzz, 0..1), ``dice`` (of the
-    content words: 2 x shared / both), and the share of each side's content words the other holds."""
-
-    __slots__ = ("ratio", "dice", "kept_a", "kept_b", "meaning")
-
-    def __init__(self, a: str, b: str) -> None:
-        self.ratio = fuzz.ratio(a, b) / 100
-        ca, cb = content(a), content(b)
-        na, nb = len(ca), len(cb)
-        shared = len(ca & cb)
-        self.dice = 2 * shared / (na + nb) if na + nb else 0.0
-        self.kept_a = shared / na if na else 0.0
-        self.kept_b = shared / nb if nb else 0.0
-        # A text held whole inside a longer one (a part split off, or merged in) shares its meaning, though not
-        # the longer one's: containment counts when the smaller text says enough to be told apart.
-        contained = 0.9 * max(self.kept_a, self.kept_b) if min(na, nb) >= CONTAINED_WORDS else 0.0
-        self.meaning = max(self.dice, contained)
-
-    @property
-    def mean(self) -> float:
-        return (self.ratio + self.meaning) / 2
-
-    def better_than(self, other: Likeness, placed: float = 0.0) -> bool:
-        """Clearly the better match: text and meaning together (and ``placed``, what its place adds over the
-        other's) much closer, neither much further."""
-        return (
-            self.mean + placed >= other.mean + BETTER_BY
-            and self.meaning >= other.meaning
-            and self.ratio >= other.ratio - WORSE_TEXT_BY
-        )
-
-    @property
-    def part(self) -> bool:
-        """One text is a part of the other: held in it (CONTAINED of its meaning), not near-identical."""
-        return self.ratio < RESCUE_NEAR and self.meaning >= CONTAINED and self.meaning > self.dice
-
-    @property
-    def rank(self) -> float:
-        """The order of candidates: text and meaning; for a part of a text split in several, its meaning only (the
-        parts of a split are each held whole, and their lengths say nothing of which continues it: the place does,
-        weighed twice for them)."""
-        if self.part:
-            return self.meaning * 50
-        return self.ratio * 100 + self.dice * 10
-
-    @property
-    def placed(self) -> bool:
-        """Alike enough for nodes whose places agree: half the meaning, and text that is alike or held inside the
-        other's."""
-        return self.meaning >= PLACED_MEANING and (self.ratio >= PLACED_TEXT or self.meaning >= CONTAINED)
-
-    @property
-    def strong(self) -> bool:
-        """Near-identical, or alike in text with most of each side's meaning in the other."""
-        return self.ratio >= RESCUE_NEAR or (
-            self.ratio >= RESCUE_TEXT and min(self.kept_a, self.kept_b) >= RESCUE_CARRIED
-        )
 
 
 class Matcher(Protocol):
@@ -401,11 +322,15 @@ def _better_ends(
     now: Likeness, here: float, cands: Iterator[tuple[int, Likeness, float]]
 ) -> list[tuple[int, float, bool]]:
     """The candidates for one end of a link (node, its likeness with the other end, the points of its place) no
-    worse than the link and in no worse place unless strong: (node, gain in text and meaning, clearly better),
-    the best first."""
+    worse than the link and in no worse place unless strong, or unless the link stands on weak text and the
+    candidate is alike in text with half the meaning (a long jump's 103.1a, 2020-01-24 -> 2023-06-16, went by
+    place to a subrule about supplementary decks, text 0.46, while 103.2a, text 0.74, is its sideboard rule):
+    (node, gain in text and meaning, clearly better), the best first."""
     out = []
+    weak = now.ratio < WEAK_LINK
     for x, like, there in cands:
-        if not (like.strong or there >= here) or like.mean + (there - here) / 100 < now.mean:
+        better_text = weak and like.ratio >= RESCUE_TEXT and like.meaning >= PLACED_MEANING
+        if not (like.strong or there >= here or better_text) or like.mean + (there - here) / 100 < now.mean:
             continue
         out.append((x, like.mean - now.mean, like.better_than(now, (there - here) / 100)))
     out.sort(key=lambda t: (-t[1], t[0]))

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from .leftovers import ContentIndex, Likeness, texts
+from .leftovers import ContentIndex, texts
+from .meaning import Likeness
 from .records import EDITED_KINDS, Change, Closest, Kind
 from .sides import Side
 from .thresholds import PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT

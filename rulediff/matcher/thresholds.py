@@ -31,7 +31,7 @@ RESCUE_TEXT = 0.62
 RESCUE_CARRIED = 0.6
 # ... or, where their places agree (parents paired, or a parent with a further ancestor), PLACED_TEXT alike (or one
 # held inside the other) with PLACED_MEANING of their meaning (the Dice share of their content words, or
-# containment: leftovers.Likeness).
+# containment: meaning.Likeness).
 PLACED_TEXT = 0.45
 PLACED_MEANING = 0.5
 # A link made on weak text gives way to an unpaired node this much closer in text and meaning together (the mean of
@@ -39,7 +39,7 @@ PLACED_MEANING = 0.5
 # text.
 BETTER_BY = 0.1
 WORSE_TEXT_BY = 0.1
-# An uncertain link between two texts sharing less than this of their meaning (leftovers.Likeness) is not kept: in
+# An uncertain link between two texts sharing less than this of their meaning (meaning.Likeness) is not kept: in
 # the hand-checked calibration half every such link was wrong (tests/fixtures/align/hand-checked/).
 KEPT_MEANING = 0.25
 # ... a link whose texts are at least this alike stands.
