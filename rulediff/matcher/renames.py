@@ -17,6 +17,7 @@ from ..words.renames import (
     quoted,
     renamed,
     renamed_text,
+    rule_texts,
     substitute,
     text_users,
     uses,
@@ -283,17 +284,7 @@ def through_renames(
 
 def _using_new(new: Document, renames: tuple[Rename, ...]) -> set[int]:
     """The positions of the rules of ``new`` whose text, title or an example uses a new spelling of ``renames``."""
-    texts: list[str] = []
-    owner: list[int] = []
-    for k, r in enumerate(new.rules):
-        texts.append(r.text)
-        owner.append(k)
-        if r.title:
-            texts.append(r.title)
-            owner.append(k)
-        for e in r.examples:
-            texts.append(e.text)
-            owner.append(k)
+    texts, owner = rule_texts(new)
     joined, starts = joined_texts(texts)
     return {owner[x] for r in renames for x in text_users(texts, joined, starts, new_spellings(r.spellings))}
 

@@ -180,10 +180,9 @@ def renamed(doc: Document, renames: Sequence[Rename], new: Document) -> Document
     return replace(doc, rules=tuple(rules))
 
 
-def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
-    """The positions of the rules of ``doc`` whose text, title or an example uses an old spelling of ``renames``
-    (:func:`text_users`, one C-speed search of the joined texts per word), in order: every rule :func:`substitute`
-    may change. (Of several renames, the first to change a text finds its spelling in the text as it was.)"""
+def rule_texts(doc: Document) -> tuple[list[str], list[int]]:
+    """Every text of ``doc``'s rules a rename may touch (its text, title, examples) and the position of the rule
+    each belongs to."""
     texts: list[str] = []
     owner: list[int] = []
     for k, r in enumerate(doc.rules):
@@ -195,6 +194,14 @@ def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
         for e in r.examples:
             texts.append(e.text)
             owner.append(k)
+    return texts, owner
+
+
+def _touched(doc: Document, renames: Sequence[Rename]) -> list[int]:
+    """The positions of the rules of ``doc`` whose text, title or an example uses an old spelling of ``renames``
+    (:func:`text_users`, one C-speed search of the joined texts per word), in order: every rule :func:`substitute`
+    may change. (Of several renames, the first to change a text finds its spelling in the text as it was.)"""
+    texts, owner = rule_texts(doc)
     if not texts:
         return []
     joined, starts = joined_texts(texts)
