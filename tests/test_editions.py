@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -14,22 +12,17 @@ from rulediff.archive import Archive
 from rulediff.cli import main
 
 from .conftest import CR_CORPUS, FIXTURES, cr_file, needs_cr_corpus
+from .test_parsers_docx import _docx
 
 # A real release cut short (2014-05-01, see its SOURCE), and a Word edition made of its lines.
 TXT = FIXTURES / "parsers" / "official-text" / "curly-quotes-utf8" / "input.txt"
-W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
 
 def _docx_of(text: str) -> bytes:
+    """A Word file of ``text``, a paragraph a line (tests/test_parsers_docx.py's builder)."""
     from xml.sax.saxutils import escape
 
-    body = "".join(f'<w:p><w:r><w:t xml:space="preserve">{escape(ln)}</w:t></w:r></w:p>' for ln in text.splitlines())
-    xml = f'<?xml version="1.0" encoding="UTF-8"?><w:document {W}><w:body>{body}</w:body></w:document>'
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("[Content_Types].xml", "<Types/>")
-        z.writestr("word/document.xml", xml)
-    return buf.getvalue()
+    return _docx([f'<w:r><w:t xml:space="preserve">{escape(ln)}</w:t></w:r>' for ln in text.splitlines()])
 
 
 def _texts() -> tuple[str, str]:

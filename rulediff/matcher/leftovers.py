@@ -59,9 +59,8 @@ class Matcher(Protocol):
 
 def sure(like: Likeness, placed: float) -> bool:
     """A link made here stands on text alone: near-identical, or alike with most of each side's meaning, or a
-    part held whole in the other under a paired parent, or (``placed`` 100 or more) a short rule rewritten in
-    place that kept every word of its meaning."""
-    return like.ratio >= RESCUE_NEAR or like.strong or (like.part and placed >= 10) or placed >= 100
+    part held whole in the other under a paired parent."""
+    return like.ratio >= RESCUE_NEAR or like.strong or (like.part and placed >= 10)
 
 
 def texts(s: Side, nodes: Iterable[int]) -> list[int]:
@@ -221,7 +220,7 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     other (or, in places that agree, alike with half its meaning), and the best for both, is made (best first;
     structure decides between equals, as between the repeated sentences of a release). True when something was
     paired."""
-    cands: list[tuple[float, int, int, Likeness, float]] = []
+    cands: list[tuple[float, int, int, Likeness, bool]] = []  # (points, i, j, likeness, the link is sure)
     for i in fa:
         text = m.a.masked(i)
         for j in into_b.near(text):
@@ -232,7 +231,7 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
             in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
             if like.strong or (placed and like.placed) or in_place:
                 points = like.rank + _structure(m, i, j, placed) * (2 if like.part else 1)
-                cands.append((points, i, j, like, placed + (100 if in_place else 0)))
+                cands.append((points, i, j, like, in_place or sure(like, placed)))
     if not cands:
         return False
     cands.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -242,13 +241,13 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
         best_a.setdefault(i, total)
         best_b.setdefault(j, total)
     made = False
-    for total, i, j, like, placed in cands:
+    for total, i, j, like, certain in cands:
         if i in m.a2b or j in m.b2a or total < best_a[i] or total < best_b[j]:
             continue
         why = "same text" if like.ratio >= 1.0 else f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning"
         if m.pair(i, j, like.ratio, f"{why}; found among the unpaired rules of the whole release"):
             made = True
-            if not sure(like, placed):
+            if not certain:
                 m.uncertain.add(i)
     return made
 

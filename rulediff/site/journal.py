@@ -42,7 +42,8 @@ def safe_relative(rel: object) -> str | None:
 # What the writer writes, and so all it may ever replace or remove: its pages and data by folder and suffix, and
 # its files at the top. A name a planted stamp or journal lists that is none of these is left alone.
 _OWN_FOLDERS = {"diff", "rules", "glossary", "api", "cr", "compare"}
-_OWN_SUFFIXES = {".html", ".json", ".js", ".css", ".xml", ".txt"}  # (.txt: a vendored licence under cr/)
+_OWN_SUFFIXES = {".html", ".json", ".js", ".css", ".xml"}
+_OWN_FILES = {"cr/diff_match_patch.LICENSE.txt"}  # the vendored script's licence, beside it
 _OWN_TOP = {"index.html", "search.html", "search-index.js", "site.css", "feed.xml", "compare.html", "history.js"}
 
 
@@ -51,7 +52,7 @@ def writer_path(rel: str) -> bool:
     if "/" not in rel:
         return rel in _OWN_TOP
     top = rel.split("/", 1)[0]
-    return top in _OWN_FOLDERS and PurePosixPath(rel).suffix in _OWN_SUFFIXES
+    return rel in _OWN_FILES or (top in _OWN_FOLDERS and PurePosixPath(rel).suffix in _OWN_SUFFIXES)
 
 
 def note_digest(root: Path, rel: str, digest: str) -> None:
