@@ -101,18 +101,28 @@ def test_the_set_is_whole_and_split_in_halves() -> None:
 @needs_cr_corpus
 def test_links_and_removed_list_hold_their_measured_precision(tallies: dict[str, Tally]) -> None:
     links, removed = tallies["links"], tallies["removed"]
-    # Measured when the uncertain flag was calibrated: links 143 of 159 right, removed 26 of 52 really gone. Since a
-    # weak link gives way to a candidate alike in text (leftovers._better_ends), 2009's 203.1c and 203.1d (lands and
-    # tokens have no mana cost, both "removed" before and not in this set) merge into 202.1b, and 203.1b, linked
-    # before as a split into 202.1b and 116.6a (judged partial), is removed: 26 of 53.
-    assert links.rate >= 0.89, links.wrong
-    assert removed.rate >= 0.49, removed.wrong
+    # Measured over the 287 verdicts (the first 211, then every other uncertain link of all consecutive pairs):
+    # links 180 of 208 right, removed 30 of 79 really gone. The removed list holds the weak links by place given up
+    # (refusals.unkept): read by hand they were mostly partial (the text went there in part), so their old rules,
+    # removed now with their closest text named, count as wrongly removed here.
+    assert links.rate >= 0.86, links.wrong
+    assert removed.rate >= 0.37, removed.wrong
+
+
+@needs_cr_corpus
+def test_uncertain_flag_on_the_calibration_half(tallies: dict[str, Tally]) -> None:
+    uncertain, sure = tallies["cal uncertain"], tallies["cal sure"]
+    # What the thresholds were set on (KEPT_MEANING, PLACED_MEANING for links by place, ABSORBED): kept uncertain
+    # 55 of 66 right, unflagged 42 of 42.
+    assert uncertain.rate >= 0.8, uncertain.wrong
+    assert sure.rate >= 0.99, sure.wrong
 
 
 @needs_cr_corpus
 def test_uncertain_flag_on_the_held_out_half(tallies: dict[str, Tally]) -> None:
     uncertain, sure = tallies["held uncertain"], tallies["held sure"]
-    # Measured: kept uncertain 27 of 38 right (the target, 4 in 5, is not met), unflagged 40 of 41.
-    assert uncertain.total >= 35
-    assert uncertain.rate >= 0.7, uncertain.wrong
+    # Measured: kept uncertain 43 of 59 right (0.73: the target, 4 in 5, is met on the calibration half, not here),
+    # unflagged 40 of 41 (2002-10's 214.7b, same number, its sentence replaced).
+    assert uncertain.total >= 40
+    assert uncertain.rate >= 0.72, uncertain.wrong
     assert sure.rate >= 0.97, sure.wrong

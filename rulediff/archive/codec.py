@@ -326,6 +326,7 @@ ENGINE_MODULES = (
     "rulediff.words.nature",
     "rulediff.words.records",
     "rulediff.words.renames",
+    "rulediff.matcher.absorbed",
     "rulediff.matcher.classify",
     "rulediff.matcher.corrections",
     "rulediff.matcher.evidence",

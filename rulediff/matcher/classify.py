@@ -16,12 +16,13 @@ from ..support import gc_pause as collector
 from ..support.constructors import slot_filler
 from ..words.nature import nature_of
 from ..words.records import Nature, Rename
+from .absorbed import absorbed
 from .corrections import Fix, hand_corrected, said_cut
 from .glossary import glossary_changes
 from .likeness import Likeness
 from .passes import match
 from .records import Alignment, Change, ExampleChange, Kind, Pair
-from .refusals import refusals
+from .refusals import refusals, unkept
 from .renames import counted, through_renames
 from .sides import number_labels, prepared
 from .splits import regroup, splits_and_merges
@@ -94,13 +95,15 @@ def align(old: Document, new: Document, fixes: Sequence[Fix] = ()) -> Alignment:
 
 def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     likeness = Likeness(STRUCTURAL_CUTOFF)
-    pairs = match(old, new, likeness)
-    pairs, renames = through_renames(old, new, pairs, likeness)
+    given_up: set[tuple[int, int]] = set()
+    closer: set[tuple[int, int]] = set()
+    pairs = match(old, new, likeness, refused=given_up, closer=closer)
+    pairs, renames = through_renames(old, new, pairs, likeness, given_up, closer)
     cut_old: dict[int, str] = {}
     cut_new: dict[int, str] = {}
     if fixes:
         pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
-    g = _grouped(old, new, pairs)
+    g = _grouped(old, new, pairs, closer)
     la, lb = number_labels(old), number_labels(new)
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
@@ -128,7 +131,7 @@ class _Grouped:
     merges: dict[int, list[int]]
 
 
-def _grouped(old: Document, new: Document, pairs: list[Pair]) -> _Grouped:
+def _grouped(old: Document, new: Document, pairs: list[Pair], closer: set[tuple[int, int]]) -> _Grouped:
     orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
@@ -145,7 +148,49 @@ def _grouped(old: Document, new: Document, pairs: list[Pair]) -> _Grouped:
         b2a.update((j, i) for i, (j, _, _) in whole.children.items())
     splits.update(whole.splits)
     merges.update(whole.merges)
+    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
+    taken_new = {*merges, *(j for js in splits.values() for j in js)}
+    # Weak links by place given up (refusals.unkept): removed and added, each with its closest text.
+    weak = unkept(prepared(old), prepared(new), pairs, (taken_old, taken_new), closer)
+    if weak:
+        for i in weak:
+            del b2a[a2b.pop(i)]
+        pairs = [p for p in pairs if p.old not in weak]
+    pairs = _absorbed(old, new, pairs, a2b, b2a, (taken_old, taken_new), merges)
     return _Grouped(pairs, a2b, b2a, splits, merges)
+
+
+def _absorbed(
+    old: Document,
+    new: Document,
+    pairs: list[Pair],
+    a2b: dict[int, int],
+    b2a: dict[int, int],
+    taken: tuple[set[int], set[int]],
+    merges: dict[int, list[int]],
+) -> list[Pair]:
+    """Old texts taken into a new node that continues another old one (absorbed.py) join its link as a merge;
+    a weak link of theirs is given up. The pairs left. ``taken``: the old and new nodes of splits and merges."""
+    into = absorbed(prepared(old), prepared(new), pairs, *taken)
+    if not into:
+        return pairs
+    la = number_labels(old)
+    took: dict[int, list[str]] = {}
+    for i, (x, share) in sorted(into.items()):
+        j = a2b.pop(i, None)
+        if j is not None:
+            del b2a[j]
+        merges.setdefault(x, [b2a[x]]).append(i)
+        took.setdefault(b2a[x], []).append(f"{la[i]} went there too ({share:.0%} of its words)")
+    for olds in merges.values():
+        olds[1:] = sorted(olds[1:])
+    # (A merge made on most, not all, of a text's words: right about nine times in ten when read by hand, below
+    # what an unflagged link must be.)
+    return [
+        replace(p, reason=f"{p.reason}; {'; '.join(took[p.old])}", uncertain=True) if p.old in took else p
+        for p in pairs
+        if p.old in a2b
+    ]
 
 
 def _number_map(g: _Grouped, la: list[str | None], lb: list[str | None]) -> dict[str, str | list[str]]:

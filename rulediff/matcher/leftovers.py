@@ -51,6 +51,7 @@ class Matcher(Protocol):
     reason: dict[int, str]
     uncertain: set[int]
     rejected: set[tuple[int, int]]
+    refused: set[tuple[int, int]]
 
     def pair(self, i: int, j: int, score: float, reason: str) -> bool: ...
 
@@ -203,6 +204,8 @@ class Leftovers:
         self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
         # The links whose texts are too alike for a clearly closer counterpart (asked again each round).
         self.stand: dict[tuple[int, int], bool] = {}
+        # The links made as closer counterparts than the ones by place.
+        self.closer: set[tuple[int, int]] = set()
 
     def __call__(self) -> bool:
         """True when a link was made or moved."""
@@ -211,7 +214,7 @@ class Leftovers:
         if not fa and not fb:
             return False
         made = rescue(m, fa, self.into_b)
-        return prefer_better(m, self.into_a, self.into_b, self.stand) or made
+        return prefer_better(m, self.into_a, self.into_b, self.stand, self.closer) or made
 
 
 def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
@@ -253,7 +256,11 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
 
 
 def prefer_better(
-    m: Matcher, into_a: ContentIndex, into_b: ContentIndex, stand: dict[tuple[int, int], bool] | None = None
+    m: Matcher,
+    into_a: ContentIndex,
+    into_b: ContentIndex,
+    stand: dict[tuple[int, int], bool] | None = None,
+    closer: set[tuple[int, int]] | None = None,
 ) -> bool:
     """A link made on weak text gives way to unpaired nodes that are clearly the better counterparts (much closer
     text, or much more of the meaning): 2016-09-30's 503.1 is 503.1a's, not the new 503.1 it shares a number
@@ -311,6 +318,8 @@ def prefer_better(
                 f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
             )
             m.pair(x, y, like.ratio, why)
+            if closer is not None:
+                closer.add((x, y))
             if not sure(like, _placed(m, x, y)):
                 m.uncertain.add(x)
         moved = True
@@ -348,3 +357,4 @@ def drop_unkept(m: Matcher) -> None:
         if content(ta) and content(tb) and Likeness(ta, tb).meaning < KEPT_MEANING:
             m.unpair(i)
             m.rejected.add((i, j))
+            m.refused.add((i, j))

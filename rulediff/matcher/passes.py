@@ -52,6 +52,11 @@ class Matcher:
         self.rejected: set[tuple[int, int]] = set()
         # ... of which those it turned down for want of content there: looked at again once the leftovers moved some.
         self.turned_down: set[tuple[int, int]] = set()
+        # ... of which the uncertain links given up at the end (leftovers.drop_unkept): refused to a later matching
+        # of the same releases too (a second matching after a rename, see match).
+        self.refused: set[tuple[int, int]] = set()
+        # The links the leftovers made as closer counterparts than the ones by place (leftovers.prefer_better).
+        self.closer: set[tuple[int, int]] = set()
         self.uncertain: set[int] = set()
         self.same: set[int] = set()  # old positions paired on equal raw content
 
@@ -316,6 +321,7 @@ class Matcher:
             self.siblings()
             gate(self)
         drop_unkept(self)
+        self.closer = leftovers.closer
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
@@ -336,21 +342,38 @@ _second = itemgetter(1)
 _turned_pair = slot_filler(Pair, "new old score reason uncertain same")
 
 
-def match(old: Document, new: Document, likeness: Likeness | None = None, kept: Iterable[Pair] = ()) -> list[Pair]:
+def match(
+    old: Document,
+    new: Document,
+    likeness: Likeness | None = None,
+    kept: Iterable[Pair] = (),
+    refused: set[tuple[int, int]] | None = None,
+    closer: set[tuple[int, int]] | None = None,
+) -> list[Pair]:
     """Pair the nodes of ``old`` with those of ``new`` one-to-one (positions into ``.rules``).
 
     The passes are greedy, so they run in one canonical orientation (by content hash) and the result
     is inverted when asked the other way round: aligning A->B and B->A gives inverse maps. ``likeness``
     remembers text similarities between calls (one alignment matches twice when a term was renamed);
     it must be made with STRUCTURAL_CUTOFF. ``kept``: pairs of an earlier matching that stand as they were
-    (the second matching after a rename re-pairs the rules it touched)."""
-    if _orientation(old) <= _orientation(new):
-        m = Matcher(old, new, likeness)
-        m.keep(kept, flipped=False)
-        return m.run()
-    m = Matcher(new, old, likeness)
-    m.keep(kept, flipped=True)
-    return m.run(flipped=True)
+    (the second matching after a rename re-pairs the rules it touched). ``refused``: links (old, new) given up
+    by an earlier matching, not made again; those this one gives up are added. ``closer``: the links (old, new)
+    made as closer counterparts than the ones by place are added."""
+    flipped = _orientation(old) > _orientation(new)
+    m = Matcher(new, old, likeness) if flipped else Matcher(old, new, likeness)
+    m.keep(kept, flipped=flipped)
+    if refused:
+        # (their ends stay out of this matching too: a second matching pairs again only what a rename touched, and
+        # a weak link given up is not to be replaced by another as weak)
+        given_up = {(j, i) for i, j in refused} if flipped else refused
+        m.rejected.update(given_up)
+        m.open_a.difference_update(i for i, _ in given_up)
+        m.open_b.difference_update(j for _, j in given_up)
+    pairs = m.run(flipped=flipped)
+    for theirs, ours in ((refused, m.refused), (closer, m.closer)):
+        if theirs is not None:
+            theirs.update((j, i) for i, j in ours) if flipped else theirs.update(ours)
+    return pairs
 
 
 def _once_on_both(a: Iterable[int], keys_a: list[K], b: Iterable[int], keys_b: list[K]) -> list[tuple[int, int]]:

@@ -250,11 +250,17 @@ def _next_words(spellings: tuple[str, ...], release: Release) -> set[str]:
 
 
 def through_renames(
-    old: Document, new: Document, pairs: list[Pair], likeness: Likeness | None = None
+    old: Document,
+    new: Document,
+    pairs: list[Pair],
+    likeness: Likeness | None = None,
+    refused: set[tuple[int, int]] | None = None,
+    closer: set[tuple[int, int]] | None = None,
 ) -> tuple[list[Pair], tuple[Rename, ...]]:
     """The matcher's ``pairs`` and the renames they show; when there are some, the pairs of ``old`` read
     in the new release's words, so the rules a rename touched (903 "EDH" -> "Commander" and its
-    subrules) stay linked. Positions are those of ``old`` either way."""
+    subrules) stay linked. Positions are those of ``old`` either way. ``refused``: the links the first matching
+    gave up, not made again; ``closer``: the links made as closer counterparts than by place (both matchings')."""
     renames = _detect_pairs(old, new, pairs)
     for _ in range(2):
         if not renames:
@@ -267,7 +273,7 @@ def through_renames(
         before = pairs
         pairs = [
             p if not p.same or read.rules[p.old] is old.rules[p.old] else replace(p, same=False)
-            for p in match(read, new, likeness, kept)
+            for p in match(read, new, likeness, kept, refused, closer)
         ]
         if len({(p.old, p.new) for p in pairs} - {(p.old, p.new) for p in before}) < MIN_RULES:
             # The renames linked fewer rules anew than a rename needs: detecting again from (nearly) the same links

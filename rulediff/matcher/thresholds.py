@@ -48,3 +48,10 @@ STANDS = 0.75
 # at least this many content words; nodes whose places agree pair on text held inside the other's at this meaning.
 CONTAINED_WORDS = 6
 CONTAINED = 0.8
+# An old text at least this much of whose content words a new rule continuing another old rule holds went there
+# (merged into it, absorbed.py), when that is more of it, and more alike, than its own link.
+ABSORBED = 0.6
+# ... and this share of its words are words that rule gained (not a sentence both old rules said, nor boilerplate).
+ABSORBED_OWN = 0.3
+# ... making up at least this share of the words it gained.
+ABSORBED_GAIN = 0.33
