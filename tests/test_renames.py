@@ -373,8 +373,8 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     # renames are detected again.
     import rulediff.matcher.classify as classify_module
 
-    def missing_five(old: Document, new: Document, likeness=None) -> list:  # type: ignore[no-untyped-def,type-arg]
-        pairs = match(old, new, likeness)
+    def missing_five(old: Document, new: Document, likeness=None, **kw) -> list:  # type: ignore[no-untyped-def,type-arg]
+        pairs = match(old, new, likeness, **kw)
         return [p for p in pairs if old.rules[p.old].text not in old_rules[:5]]
 
     monkeypatch.setattr(classify_module, "match", missing_five)
@@ -389,8 +389,8 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     monkeypatch.setattr(
         classify_module,
         "match",
-        lambda old, new, likeness=None: [
-            p for p in match(old, new, likeness) if old.rules[p.old].text not in old_rules[:4]
+        lambda old, new, likeness=None, **kw: [
+            p for p in match(old, new, likeness, **kw) if old.rules[p.old].text not in old_rules[:4]
         ],
     )
     assert [(r.old, r.new, r.rules) for r in align(*_pair(old_rules, new_rules)).renames] == [("widget", "gadget", 10)]
