@@ -86,3 +86,15 @@ def test_a_second_matching_does_not_make_again_what_the_first_gave_up() -> None:
     assert not given_up & {(p.old, p.new) for p in again}
     ends_old, ends_new = {i for i, _ in given_up}, {j for _, j in given_up}
     assert not any(p.old in ends_old or p.new in ends_new for p in again if p not in kept)
+
+
+@needs_cr_corpus
+def test_a_pair_both_split_and_merged_into_is_told_once() -> None:
+    # 2009's 420.1 went to 704.1 and 704.1a (a split); 704.1 also took the six words of the heading 408.2 "Actions
+    # That Don't Use the Stack", which was dissolved: 420.1 was told twice, as the split and as a merge with 408.2.
+    old, new, al = _pair("2009-05-01", "2009-07-11")
+    told = [i for ch in al.changes for i in ch.old]
+    assert len(told) == len(set(told)) == len(old.rules)
+    ch = _of(old, al, "420.1")
+    assert ch.kind == Kind.SPLIT and _numbers(new, ch.new) == ["704.1", "704.1a"]
+    assert _of(old, al, "408.2").kind == Kind.REMOVED

@@ -102,10 +102,10 @@ def test_the_set_is_whole_and_split_in_halves() -> None:
 def test_links_and_removed_list_hold_their_measured_precision(tallies: dict[str, Tally]) -> None:
     links, removed = tallies["links"], tallies["removed"]
     # Measured over the 287 verdicts (the first 211, then every other uncertain link of all consecutive pairs):
-    # links 181 of 208 right, removed 30 of 79 really gone. The removed list holds the weak links by place given up
+    # links 183 of 208 right, removed 30 of 79 really gone. The removed list holds the weak links by place given up
     # (refusals.unkept): read by hand they were mostly partial (the text went there in part), so their old rules,
     # removed now with their closest text named, count as wrongly removed here.
-    assert links.rate >= 0.86, links.wrong
+    assert links.rate >= 0.87, links.wrong
     assert removed.rate >= 0.37, removed.wrong
 
 
@@ -121,8 +121,8 @@ def test_uncertain_flag_on_the_calibration_half(tallies: dict[str, Tally]) -> No
 @needs_cr_corpus
 def test_uncertain_flag_on_the_held_out_half(tallies: dict[str, Tally]) -> None:
     uncertain, sure = tallies["held uncertain"], tallies["held sure"]
-    # Measured: kept uncertain 43 of 59 right (0.73: the target, 4 in 5, is met on the calibration half, not here),
+    # Measured: kept uncertain 45 of 59 right (0.76: the target, 4 in 5, is met on the calibration half, not here),
     # unflagged 40 of 41 (2002-10's 214.7b, same number, its sentence replaced).
     assert uncertain.total >= 40
-    assert uncertain.rate >= 0.72, uncertain.wrong
+    assert uncertain.rate >= 0.75, uncertain.wrong
     assert sure.rate >= 0.97, sure.wrong

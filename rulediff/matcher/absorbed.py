@@ -12,27 +12,27 @@ from collections.abc import Iterable
 
 from .leftovers import texts
 from .meaning import Likeness, content
-from .records import Pair
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
 
 
 def absorbed(
-    a: Side, b: Side, pairs: Iterable[Pair], taken_old: set[int], taken_new: set[int]
+    a: Side, b: Side, links: Iterable[tuple[int, int, bool, bool]], taken_a: set[int], taken_b: set[int]
 ) -> dict[int, tuple[int, float]]:
-    """The old text nodes, removed or linked uncertainly on weak text, most of whose meaning (ABSORBED of their
-    content words, CONTAINED_WORDS of them at least) a new node continuing another old node holds -- more of it,
-    and more alike, than their own link: old position -> (that new node, the share of its words held there).
-    ``taken_old`` / ``taken_new``: nodes already in a split or merge, left as they are."""
-    linked: dict[int, Pair] = {}
-    homes: dict[int, int] = {}  # new node -> the old node it continues, for edited links only
-    for p in pairs:
-        linked[p.old] = p
-        if not p.same and p.old not in taken_old and p.new not in taken_new:
-            homes[p.new] = p.old
+    """The text nodes of ``a``, unlinked or linked uncertainly on weak text, most of whose meaning (ABSORBED of
+    their content words, CONTAINED_WORDS of them at least) a node of ``b`` continuing another node of ``a`` holds
+    -- more of it, and more alike, than their own link: node -> (that node of ``b``, the share of its words held
+    there): old to new, merges into a rule that already existed. ``links``: (node of a, node of b, uncertain,
+    equal raw text); ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are."""
+    linked: dict[int, tuple[int, bool]] = {}
+    homes: dict[int, int] = {}  # node of b -> the node of a it continues, for edited links only
+    for i, j, uncertain, same in links:
+        linked[i] = (j, uncertain)
+        if not same and i not in taken_a and j not in taken_b:
+            homes[j] = i
     n_old = len(a.rules)
-    loose = [i for i in range(n_old) if i not in linked and i not in taken_old]
-    loose += [i for i, p in linked.items() if p.uncertain and i not in taken_old and p.new not in taken_new]
+    loose = [i for i in range(n_old) if i not in linked and i not in taken_a]
+    loose += [i for i, (j, uncertain) in linked.items() if uncertain and i not in taken_a and j not in taken_b]
     loose = [i for i in texts(a, sorted(loose)) if len(content(a.masked(i))) >= CONTAINED_WORDS]
     if not loose:
         return {}
@@ -58,9 +58,8 @@ def absorbed(
         cands = sorted(x for x, n in hits.items() if n >= need and n >= ABSORBED_GAIN * gained[x] and homes[x] != i)
         if not cands:
             continue
-        now = linked.get(i)
-        at = now.new if now is not None else -1
-        here = Likeness(text, b.masked(at)) if now is not None else None
+        at = linked[i][0] if i in linked else -1
+        here = Likeness(text, b.masked(at)) if at >= 0 else None
         if here is not None and here.ratio >= STANDS:
             continue
         best: tuple[float, float, int] | None = None

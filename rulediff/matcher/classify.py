@@ -138,6 +138,7 @@ def _grouped(old: Document, new: Document, pairs: list[Pair], closer: set[tuple[
     # Pairs made on equal raw content (most of them) are not compared again.
     edited = [(p.old, p.new) for p in pairs if not p.same and was_edited(orules[p.old], nrules[p.new])]
     splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
+    _one_group_each(splits, merges)
     # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
     whole = regroup(old, new, a2b, b2a)
     if whole.children:
@@ -156,8 +157,22 @@ def _grouped(old: Document, new: Document, pairs: list[Pair], closer: set[tuple[
         for i in weak:
             del b2a[a2b.pop(i)]
         pairs = [p for p in pairs if p.old not in weak]
-    pairs = _absorbed(old, new, pairs, a2b, b2a, (taken_old, taken_new), merges)
+    pairs = _absorbed(old, new, pairs, a2b, b2a, (splits, merges))
     return _Grouped(pairs, a2b, b2a, splits, merges)
+
+
+def _one_group_each(splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """A pair both split (its old node gave words to new ones) and merged into (its new node took words of old
+    ones) is told once: the larger group stands, the split on ties -- as for whole nodes (splits.regroup). 2009's
+    420.1 went to 704.1 and 704.1a; the heading 408.2 whose six words 704.1 also took was dissolved."""
+    for j, olds in list(merges.items()):
+        i = olds[0]
+        parts = splits.get(i)
+        if parts is not None and j in parts:
+            if len(olds) > len(parts):
+                del splits[i]
+            else:
+                del merges[j]
 
 
 def _absorbed(
@@ -166,12 +181,18 @@ def _absorbed(
     pairs: list[Pair],
     a2b: dict[int, int],
     b2a: dict[int, int],
-    taken: tuple[set[int], set[int]],
-    merges: dict[int, list[int]],
+    groups: tuple[dict[int, list[int]], dict[int, list[int]]],
 ) -> list[Pair]:
-    """Old texts taken into a new node that continues another old one (absorbed.py) join its link as a merge;
-    a weak link of theirs is given up. The pairs left. ``taken``: the old and new nodes of splits and merges."""
-    into = absorbed(prepared(old), prepared(new), pairs, *taken)
+    """Old texts taken into a new node that continues another old one join its link as a merge (absorbed.py); a
+    weak link of theirs is given up. The pairs left. ``groups``: the splits and merges, the merges added to.
+    (The mirror, a new text made of what an old node gave while going on as another, is not looked for: over the
+    consecutive pairs it found 36 such parts, about half of them boilerplate -- each step's "Then the active player
+    gets priority" -- or a short definition sharing a few words.)"""
+    splits, merges = groups
+    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
+    taken_new = {*merges, *(j for js in splits.values() for j in js)}
+    links = [(p.old, p.new, p.uncertain, p.same) for p in pairs]
+    into = absorbed(prepared(old), prepared(new), links, taken_old, taken_new)
     if not into:
         return pairs
     la = number_labels(old)
