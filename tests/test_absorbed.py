@@ -98,3 +98,25 @@ def test_a_pair_both_split_and_merged_into_is_told_once() -> None:
     ch = _of(old, al, "420.1")
     assert ch.kind == Kind.SPLIT and _numbers(new, ch.new) == ["704.1", "704.1a"]
     assert _of(old, al, "408.2").kind == Kind.REMOVED
+
+
+@needs_cr_corpus
+def test_a_part_split_off_beside_the_rule_that_goes_on_is_its_split() -> None:
+    # 2009-07-11 gave each step its own "Nth, the active player gets priority": the end of combat step's 511.2 came
+    # out of the old 311.1 ("... Then the active player gets priority ..."), which goes on as 511.1.
+    old, new, al = _pair("2009-05-01", "2009-07-11")
+    ch = _of(old, al, "311.1")
+    assert ch.kind == Kind.SPLIT and ch.uncertain
+    assert _numbers(new, ch.new) == ["511.1", "511.2"]
+    assert "511.2 came out of it" in ch.reason
+    # ... and not also the priority sentence of every other step, each its own step's (a part stays beside).
+    assert all("511.2" not in _numbers(new, c.new) for c in al.changes if c is not ch)
+
+
+@needs_cr_corpus
+def test_a_short_sentence_split_off_stays_beside() -> None:
+    # 1999-11-01's 420.5a ("... with 0 life or less or who was required to draw more cards ...") became 420.5a and
+    # 420.5g.
+    old, new, al = _pair("1999-11-01", "2001-07-23")
+    ch = _of(old, al, "420.5a")
+    assert ch.kind == Kind.SPLIT and _numbers(new, ch.new) == ["420.5a", "420.5g"]

@@ -17,13 +17,21 @@ from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, 
 
 
 def absorbed(
-    a: Side, b: Side, links: Iterable[tuple[int, int, bool, bool]], taken_a: set[int], taken_b: set[int]
+    a: Side,
+    b: Side,
+    links: Iterable[tuple[int, int, bool, bool]],
+    taken_a: set[int],
+    taken_b: set[int],
+    beside: bool = False,
 ) -> dict[int, tuple[int, float]]:
     """The text nodes of ``a``, unlinked or linked uncertainly on weak text, most of whose meaning (ABSORBED of
     their content words, CONTAINED_WORDS of them at least) a node of ``b`` continuing another node of ``a`` holds
     -- more of it, and more alike, than their own link: node -> (that node of ``b``, the share of its words held
     there): old to new, merges into a rule that already existed. ``links``: (node of a, node of b, uncertain,
-    equal raw text); ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are."""
+    equal raw text); ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are. ``beside``:
+    only a text under the same parent as the node of ``a`` continuing the other, or under that node itself (new
+    to old: a part split off stays beside the rule that goes on, 1999-11's 420.5a "A player with 0 life or less
+    loses the game" beside 420.5g; every step's "Then the active player gets priority" is its own)."""
     linked: dict[int, tuple[int, bool]] = {}
     homes: dict[int, int] = {}  # node of b -> the node of a it continues, for edited links only
     for i, j, uncertain, same in links:
@@ -56,6 +64,9 @@ def absorbed(
         # (held as gains: a share of its own words, and most of what the rule gained, not a word here and there of
         # a rewritten rule's many new ones)
         cands = sorted(x for x, n in hits.items() if n >= need and n >= ABSORBED_GAIN * gained[x] and homes[x] != i)
+        if beside:
+            up = a.parent[i]
+            cands = [x for x in cands if up in (homes[x], a.parent[homes[x]])]
         if not cands:
             continue
         at = linked[i][0] if i in linked else -1

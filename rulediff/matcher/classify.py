@@ -183,32 +183,40 @@ def _absorbed(
     b2a: dict[int, int],
     groups: tuple[dict[int, list[int]], dict[int, list[int]]],
 ) -> list[Pair]:
-    """Old texts taken into a new node that continues another old one join its link as a merge (absorbed.py); a
-    weak link of theirs is given up. The pairs left. ``groups``: the splits and merges, the merges added to.
-    (The mirror, a new text made of what an old node gave while going on as another, is not looked for: over the
-    consecutive pairs it found 36 such parts, about half of them boilerplate -- each step's "Then the active player
-    gets priority" -- or a short definition sharing a few words.)"""
+    """Old texts taken into a new node that continues another old one join its link as a merge, and new texts
+    made of words an old node gave while going on as another, beside it, are parts of its split (absorbed.py); a
+    weak link of theirs is given up. The pairs left. ``groups``: the splits and merges, added to."""
     splits, merges = groups
-    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
-    taken_new = {*merges, *(j for js in splits.values() for j in js)}
-    links = [(p.old, p.new, p.uncertain, p.same) for p in pairs]
-    into = absorbed(prepared(old), prepared(new), links, taken_old, taken_new)
-    if not into:
-        return pairs
-    la = number_labels(old)
-    took: dict[int, list[str]] = {}
-    for i, (x, share) in sorted(into.items()):
-        j = a2b.pop(i, None)
-        if j is not None:
-            del b2a[j]
-        merges.setdefault(x, [b2a[x]]).append(i)
-        took.setdefault(b2a[x], []).append(f"{la[i]} went there too ({share:.0%} of its words)")
+    a, b = prepared(old), prepared(new)
+    la, lb = number_labels(old), number_labels(new)
+    said: dict[int, list[str]] = {}
+    for merging in (True, False):
+        taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
+        taken_new = {*merges, *(j for js in splits.values() for j in js)}
+        if merging:
+            found = absorbed(a, b, [(p.old, p.new, p.uncertain, p.same) for p in pairs], taken_old, taken_new)
+        else:
+            links = [(p.new, p.old, p.uncertain, p.same) for p in pairs if p.old in a2b]
+            found = absorbed(b, a, links, taken_new, taken_old, beside=True)
+        for k, (x, share) in sorted(found.items()):
+            if merging:  # old k went into new x, which continues old b2a[x]
+                if k in a2b:
+                    del b2a[a2b.pop(k)]
+                merges.setdefault(x, [b2a[x]]).append(k)
+                said.setdefault(b2a[x], []).append(f"{la[k]} went there too ({share:.0%} of its words)")
+            else:  # new k came out of old x, which goes on as new a2b[x]
+                if k in b2a:
+                    del a2b[b2a.pop(k)]
+                splits.setdefault(x, [a2b[x]]).append(k)
+                said.setdefault(x, []).append(f"{lb[k]} came out of it ({share:.0%} of its words)")
     for olds in merges.values():
         olds[1:] = sorted(olds[1:])
-    # (A merge made on most, not all, of a text's words: right about nine times in ten when read by hand, below
-    # what an unflagged link must be.)
+    for parts in splits.values():
+        parts[1:] = sorted(parts[1:])
+    # (A merge or split made on most, not all, of a text's words: right about nine times in ten when read by hand,
+    # below what an unflagged link must be.)
     return [
-        replace(p, reason=f"{p.reason}; {'; '.join(took[p.old])}", uncertain=True) if p.old in took else p
+        replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
         for p in pairs
         if p.old in a2b
     ]
