@@ -163,6 +163,21 @@ def test_stretches_group_equal_readings_and_note_gaps() -> None:
     assert got[1].previous == "702.13" and not got[1].quiet
 
 
+def test_a_term_whose_name_changed_only_in_case_is_respelled_not_renamed() -> None:
+    # The diff calls "Global Enchantment (obsolete)" -> "(Obsolete)" typography; the timeline says the same.
+    entries = [
+        ("v1", None, "Global Enchantment", "An older term for a non-Aura enchantment.", True),
+        ("v2", None, "Global Enchantment (obsolete)", "An older term for a non-Aura enchantment.", True),
+        ("v3", None, "Global Enchantment (Obsolete)", "An older term for a non-Aura enchantment.", True),
+    ]
+    got = stretches(entries)
+    assert [(s.change, s.previous) for s in got] == [
+        ("first seen", None),
+        ("renamed", "Global Enchantment"),
+        ("respelled", "Global Enchantment (obsolete)"),
+    ]
+
+
 def test_marked_lines_flag_only_lines_an_edit_touches() -> None:
     diff = [
         Piece(Op.EQUAL, "702.15. Lifelink\n702.15a Lifelink is a "),

@@ -114,7 +114,7 @@ def _print_timeline(
     for s in steps:
         span = s.first.label if s.first.label == s.last.label else f"{s.first.label} .. {s.last.label}"
         what = s.change + (f" from {s.previous}" if s.previous and "renumbered" in s.change else "")
-        what += f" from {s.previous!r}" if s.previous and "renamed" in s.change else ""
+        what += f" from {s.previous!r}" if s.previous and ("renamed" in s.change or "respelled" in s.change) else ""
         head = f"{span}: {s.number or s.name or ''} {what}"
         if s.quiet:
             if substantive:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..matcher.glossary import term_key
 from ..words.diff import Piece, as_pairs
 from ..words.edits import EditMemo, Pairs, worked_edit
 from ..words.records import Nature
@@ -24,7 +25,7 @@ class Stretch:
     number: str | None
     name: str | None
     text: str
-    change: str  # "first seen", "renumbered", "edited", "renamed", "reappears", combined with " and "
+    change: str  # "first seen", "renumbered", "edited", "renamed", "respelled", "reappears", combined with " and "
     nature: str | None = None  # of the text edit: substantive, references_only, typography_only
     previous: str | None = None  # the number (or term) before this stretch, when it changed
     diff: list[Piece] = field(default_factory=list)
@@ -97,7 +98,10 @@ def stretches(
             changes.append("renumbered")
             previous = prev.number
         if name != prev.name and number is None:
-            changes.append("renamed")
+            # (a term whose name changed only in case, apostrophes or spacing is the same name respelled: the diff
+            # calls that typography)
+            same_name = name is not None and prev.name is not None and term_key(name) == term_key(prev.name)
+            changes.append("respelled" if same_name else "renamed")
             previous = prev.name
         before = _renumbered(prev.text, prev.number, number)
         if before != text:  # an edit has a nature exactly when the texts differ (see nature_of)
