@@ -189,7 +189,8 @@ class Adding:
         the base label, later ones are "(re-release 2)", "(re-release 3)"... A partial dump beside a complete
         release of its date is no re-release of it: it is "(partial)", "(partial 2)"..., and the releases keep
         their labels. Nor is another edition of a release (its Word or PDF edition beside the text: see
-        ``Versions.editions``): it is "(docx)", "(pdf)", "(pdf 2)"... Was there more than one version of the date?"""
+        ``Versions.editions``): it is "(docx)", "(pdf)", "(pdf 2)"... Is there more than one release of the date (a
+        partial dump or another edition beside it is not another release)?"""
         rows = self.store.db.execute(
             f"SELECT id, label, format FROM versions WHERE sort_date = ? ORDER BY {VERSION_ORDER}", (sort_date,)
         ).fetchall()
@@ -212,7 +213,7 @@ class Adding:
             labels[vid] = f"{base} ({fmt[vid]})" if seen[fmt[vid]] == 1 else f"{base} ({fmt[vid]} {seen[fmt[vid]]})"
         for vid, label in labels.items():
             self.store.db.execute("UPDATE versions SET label = ? WHERE id = ? AND label != ?", (label, vid, label))
-        return len(rows) > 1
+        return len(releases) > 1
 
     def add_file(self, path: str | os.PathLike[str], **kw: Any) -> AddResult:
         return self.add(read_input(path), str(path), **kw)
