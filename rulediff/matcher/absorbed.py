@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 from .leftovers import texts
 from .meaning import Likeness, content
+from .records import Pair
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
 
@@ -83,3 +85,64 @@ def absorbed(
         if best is not None:
             out[i] = (best[2], best[0])
     return out
+
+
+def one_group_each(splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """A pair both split (its old node gave words to new ones) and merged into (its new node took words of old
+    ones) is told once: the larger group stands, the split on ties -- as for whole nodes (splits.regroup). 2009's
+    420.1 went to 704.1 and 704.1a; the heading 408.2 whose six words 704.1 also took was dissolved."""
+    for j, olds in list(merges.items()):
+        i = olds[0]
+        parts = splits.get(i)
+        if parts is not None and j in parts:
+            if len(olds) > len(parts):
+                del splits[i]
+            else:
+                del merges[j]
+
+
+def regroup_absorbed(
+    a: Side,
+    b: Side,
+    pairs: list[Pair],
+    maps: tuple[dict[int, int], dict[int, int]],
+    groups: tuple[dict[int, list[int]], dict[int, list[int]]],
+) -> list[Pair]:
+    """Old texts taken into a new node that continues another old one join its link as a merge, and new texts
+    made of words an old node gave while going on as another, beside it, are parts of its split (absorbed.py); a
+    weak link of theirs is given up. The pairs left. ``maps``: old -> new and new -> old, ``groups``: the splits
+    and merges, both added to."""
+    splits, merges = groups
+    a2b, b2a = maps
+    la, lb = a.labels, b.labels
+    said: dict[int, list[str]] = {}
+    for merging in (True, False):
+        taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
+        taken_new = {*merges, *(j for js in splits.values() for j in js)}
+        if merging:
+            found = absorbed(a, b, [(p.old, p.new, p.uncertain, p.same) for p in pairs], taken_old, taken_new)
+        else:
+            links = [(p.new, p.old, p.uncertain, p.same) for p in pairs if p.old in a2b]
+            found = absorbed(b, a, links, taken_new, taken_old, beside=True)
+        for k, (x, share) in sorted(found.items()):
+            if merging:  # old k went into new x, which continues old b2a[x]
+                if k in a2b:
+                    del b2a[a2b.pop(k)]
+                merges.setdefault(x, [b2a[x]]).append(k)
+                said.setdefault(b2a[x], []).append(f"{la[k]} went there too ({share:.0%} of its words)")
+            else:  # new k came out of old x, which goes on as new a2b[x]
+                if k in b2a:
+                    del a2b[b2a.pop(k)]
+                splits.setdefault(x, [a2b[x]]).append(k)
+                said.setdefault(x, []).append(f"{lb[k]} came out of it ({share:.0%} of its words)")
+    for olds in merges.values():
+        olds[1:] = sorted(olds[1:])
+    for parts in splits.values():
+        parts[1:] = sorted(parts[1:])
+    # (A merge or split made on most, not all, of a text's words: right about nine times in ten when read by hand,
+    # below what an unflagged link must be.)
+    return [
+        replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
+        for p in pairs
+        if p.old in a2b
+    ]
