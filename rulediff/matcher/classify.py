@@ -103,12 +103,12 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     cut_new: dict[int, str] = {}
     if fixes:
         pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
-    g = _grouped(old, new, pairs, closer)
+    g = _grouped(old, new, pairs, closer, given_up)
     la, lb = number_labels(old), number_labels(new)
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
     changes = _changes(old, new, g, la, number_map, inferred, renames)
-    refused = refusals(prepared(old), prepared(new), changes)
+    refused = refusals(prepared(old), prepared(new), changes, dict(sorted(given_up)))
     if refused:
         changes = [
             replace(ch, closest=refused[ch.old[0]]) if ch.kind == Kind.REMOVED and ch.old[0] in refused else ch
@@ -131,7 +131,11 @@ class _Grouped:
     merges: dict[int, list[int]]
 
 
-def _grouped(old: Document, new: Document, pairs: list[Pair], closer: set[tuple[int, int]]) -> _Grouped:
+def _grouped(
+    old: Document, new: Document, pairs: list[Pair], closer: set[tuple[int, int]], given_up: set[tuple[int, int]]
+) -> _Grouped:
+    """The pairs with their splits and merges; ``given_up`` (the links the matcher gave up) gets the weak links by
+    place given up here."""
     orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
@@ -155,7 +159,9 @@ def _grouped(old: Document, new: Document, pairs: list[Pair], closer: set[tuple[
     weak = unkept(prepared(old), prepared(new), pairs, (taken_old, taken_new), closer)
     if weak:
         for i in weak:
-            del b2a[a2b.pop(i)]
+            j = a2b.pop(i)
+            del b2a[j]
+            given_up.add((i, j))
         pairs = [p for p in pairs if p.old not in weak]
     pairs = regroup_absorbed(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
     return _Grouped(pairs, a2b, b2a, splits, merges)

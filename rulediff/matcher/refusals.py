@@ -10,7 +10,7 @@ from .leftovers import ContentIndex, texts
 from .meaning import Likeness
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
 from .sides import Side
-from .thresholds import PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
+from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
 
 _RULE = 2
 
@@ -18,11 +18,12 @@ _RULE = 2
 _HOMES = frozenset({Kind.ADDED, Kind.SPLIT, Kind.MERGED, *EDITED_KINDS})
 
 
-def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
+def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] | None = None) -> dict[int, Closest]:
     """For each removed text node of ``a`` (old position), the nearest node of ``b`` among those its words may
     have gone to (added, edited, split, merged: an unchanged rule carries its own words) and share enough of them
     with it (leftovers.ContentIndex), and those whose text is its text word for word, and why the two are not
-    linked. (Not every text against every home: on 2011-02-04 -> 2026-01-16 that was a third of the alignment.)"""
+    linked. (Not every text against every home: on 2011-02-04 -> 2026-01-16 that was a third of the alignment.)
+    ``given_up``: old node -> the new node of a link the matcher gave up, a candidate too."""
     # (One walk of the changes, most of them unchanged: told apart by identity, before any set is asked.)
     removed: list[int] = []
     homes: set[int] = set()
@@ -50,6 +51,8 @@ def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
+        if given_up and i in given_up:
+            cands.add(given_up[i])
         best = max(
             ((Likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
             key=lambda t: (max(t[0].ratio, t[0].dice), -t[1]),
@@ -62,9 +65,20 @@ def refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
     owner = {j: ch.old for ch in changes for j in ch.new if j in bests}
     out: dict[int, Closest] = {}
     for i, (like, j) in closest.items():
-        why = _why(a, b, i, j, like, owner)
+        why = (
+            _given_up(like) if given_up and given_up.get(i) == j and not owner.get(j) else _why(a, b, i, j, like, owner)
+        )
         out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
     return out
+
+
+def _given_up(like: Likeness) -> str:
+    """Why the link the matcher made, then gave up, does not stand."""
+    need = KEPT_MEANING if like.meaning < KEPT_MEANING else PLACED_MEANING
+    return (
+        f"the link to it was given up: only {like.meaning:.0%} of its meaning is there, in text {like.ratio:.2f} alike"
+        f" (a weak link needs {need:.0%} of the meaning{'' if need == KEPT_MEANING else ' when made by place'})"
+    )
 
 
 def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tuple[int, ...]]) -> str:
