@@ -1,9 +1,11 @@
-"""Old texts taken into a new rule that continues another: merges into a rule that already existed."""
+"""Texts taken into a rule that continues another: merges into a rule that existed, parts split off beside one."""
 
 # A rule is removed only when no new text carries most of its words. The passes pair one to one, so an old text
 # whose words went into a new rule that continues another old rule is left removed, or linked by place to a worse
-# counterpart: 2003-07-01's 406.4 continues 406.1e and opens with 406.1d's sentence (406.1d was linked to 406.5);
-# 2023-04-14's 712.4 continues 713.1 and says what 712.1g said. Here such a text joins that rule's link as a merge.
+# counterpart: 2003-07-01's 406.4 continues 406.1e and opens with 406.1d's sentence (406.1d was linked to 406.5).
+# Here such a text joins that rule's link as a merge; read the other way, a new text made of what an old rule gave
+# while going on as another is a part of its split (2009-07-11's 511.2, out of 311.1, which goes on as 511.1). Both
+# ways under one rule, so aligning B -> A mirrors A -> B.
 
 from __future__ import annotations
 
@@ -24,16 +26,16 @@ def absorbed(
     links: Iterable[tuple[int, int, bool, bool]],
     taken_a: set[int],
     taken_b: set[int],
-    beside: bool = False,
 ) -> dict[int, tuple[int, float]]:
     """The text nodes of ``a``, unlinked or linked uncertainly on weak text, most of whose meaning (ABSORBED of
     their content words, CONTAINED_WORDS of them at least) a node of ``b`` continuing another node of ``a`` holds
     -- more of it, and more alike, than their own link: node -> (that node of ``b``, the share of its words held
-    there): old to new, merges into a rule that already existed. ``links``: (node of a, node of b, uncertain,
-    equal raw text); ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are. ``beside``:
-    only a text under the same parent as the node of ``a`` continuing the other, or under that node itself (new
-    to old: a part split off stays beside the rule that goes on, 1999-11's 420.5a "A player with 0 life or less
-    loses the game" beside 420.5g; every step's "Then the active player gets priority" is its own)."""
+    there). Old to new, merges into a rule that already existed; new to old, parts split off a rule that goes on.
+    The text stands beside the node of ``a`` that continues: under the same parent, or under it (1999-11's 420.5a
+    "A player with 0 life or less loses the game" beside 420.5g; every step's "Then the active player gets
+    priority" is its own step's). A text that is itself the node another one continues is left alone, as is one
+    whose new home's partner went elsewhere too. ``links``: (node of a, node of b, uncertain, equal raw text);
+    ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are."""
     linked: dict[int, tuple[int, bool]] = {}
     homes: dict[int, int] = {}  # node of b -> the node of a it continues, for edited links only
     for i, j, uncertain, same in links:
@@ -66,9 +68,8 @@ def absorbed(
         # (held as gains: a share of its own words, and most of what the rule gained, not a word here and there of
         # a rewritten rule's many new ones)
         cands = sorted(x for x, n in hits.items() if n >= need and n >= ABSORBED_GAIN * gained[x] and homes[x] != i)
-        if beside:
-            up = a.parent[i]
-            cands = [x for x in cands if up in (homes[x], a.parent[homes[x]])]
+        up = a.parent[i]
+        cands = [x for x in cands if up in (homes[x], a.parent[homes[x]])]
         if not cands:
             continue
         at = linked[i][0] if i in linked else -1
@@ -84,21 +85,29 @@ def absorbed(
                 best = (like.kept_a, like.ratio, x)
         if best is not None:
             out[i] = (best[2], best[0])
-    return out
+    # (one that continues where another went, or goes where its home's partner went too, is left as it is: each
+    # node in one group)
+    continued = {homes[x] for x, _ in out.values()}
+    return {i: (x, share) for i, (x, share) in out.items() if i not in continued and homes[x] not in out}
 
 
-def one_group_each(splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+def one_group_each(a: Side, b: Side, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
     """A pair both split (its old node gave words to new ones) and merged into (its new node took words of old
-    ones) is told once: the larger group stands, the split on ties -- as for whole nodes (splits.regroup). 2009's
-    420.1 went to 704.1 and 704.1a; the heading 408.2 whose six words 704.1 also took was dissolved."""
+    ones) is told once: the group with more members stands, or, as many, the one whose other members say more
+    (content words); on a tie neither (the pair stays a link). The same either way round. 2009's 420.1 went to
+    704.1 and 704.1a; the heading 408.2, whose six words 704.1 also took, was dissolved."""
     for j, olds in list(merges.items()):
         i = olds[0]
         parts = splits.get(i)
-        if parts is not None and j in parts:
-            if len(olds) > len(parts):
-                del splits[i]
-            else:
-                del merges[j]
+        if parts is None or j not in parts:
+            continue
+        said_a = sum(len(content(a.masked(k))) for k in olds[1:])
+        said_b = sum(len(content(b.masked(k))) for k in parts[1:])
+        split_size, merge_size = (len(parts), said_b), (len(olds), said_a)
+        if split_size >= merge_size:
+            del merges[j]
+        if merge_size >= split_size:
+            del splits[i]
 
 
 def regroup_absorbed(
@@ -109,40 +118,61 @@ def regroup_absorbed(
     groups: tuple[dict[int, list[int]], dict[int, list[int]]],
 ) -> list[Pair]:
     """Old texts taken into a new node that continues another old one join its link as a merge, and new texts
-    made of words an old node gave while going on as another, beside it, are parts of its split (absorbed.py); a
-    weak link of theirs is given up. The pairs left. ``maps``: old -> new and new -> old, ``groups``: the splits
-    and merges, both added to."""
+    made of words an old node gave while going on as another are parts of its split (:func:`absorbed` both ways
+    round, from the same links); a weak link of theirs is given up. The pairs left. ``maps``: old -> new and new
+    -> old; ``groups``: the splits and merges, both added to."""
     splits, merges = groups
     a2b, b2a = maps
-    la, lb = a.labels, b.labels
+    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
+    taken_new = {*merges, *(j for js in splits.values() for j in js)}
+    links = [(p.old, p.new, p.uncertain, p.same) for p in pairs]
+    into = absorbed(a, b, links, taken_old, taken_new)  # old text -> (the new node it went into, share)
+    out_of = absorbed(b, a, [(j, i, u, same) for i, j, u, same in links], taken_new, taken_old)  # new part -> old
+    keep_into, keep_out_of = _one_way(into, out_of, a2b, b2a)
     said: dict[int, list[str]] = {}
-    for merging in (True, False):
-        taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
-        taken_new = {*merges, *(j for js in splits.values() for j in js)}
-        if merging:
-            found = absorbed(a, b, [(p.old, p.new, p.uncertain, p.same) for p in pairs], taken_old, taken_new)
-        else:
-            links = [(p.new, p.old, p.uncertain, p.same) for p in pairs if p.old in a2b]
-            found = absorbed(b, a, links, taken_new, taken_old, beside=True)
-        for k, (x, share) in sorted(found.items()):
-            if merging:  # old k went into new x, which continues old b2a[x]
-                if k in a2b:
-                    del b2a[a2b.pop(k)]
-                merges.setdefault(x, [b2a[x]]).append(k)
-                said.setdefault(b2a[x], []).append(f"{la[k]} went there too ({share:.0%} of its words)")
-            else:  # new k came out of old x, which goes on as new a2b[x]
-                if k in b2a:
-                    del a2b[b2a.pop(k)]
-                splits.setdefault(x, [a2b[x]]).append(k)
-                said.setdefault(x, []).append(f"{lb[k]} came out of it ({share:.0%} of its words)")
+    for i in sorted(keep_into):
+        x, share = into[i]
+        if i in a2b:
+            del b2a[a2b.pop(i)]
+        merges.setdefault(x, [b2a[x]]).append(i)
+        said.setdefault(b2a[x], []).append(f"{a.labels[i]} went there too ({share:.0%} of its words are there)")
+    for j in sorted(keep_out_of):
+        y, share = out_of[j]
+        if j in b2a:
+            del a2b[b2a.pop(j)]
+        splits.setdefault(y, [a2b[y]]).append(j)
+        said.setdefault(y, []).append(f"{b.labels[j]} came out of it ({share:.0%} of {b.labels[j]}'s words were its)")
     for olds in merges.values():
         olds[1:] = sorted(olds[1:])
     for parts in splits.values():
         parts[1:] = sorted(parts[1:])
-    # (A merge or split made on most, not all, of a text's words: right about nine times in ten when read by hand,
-    # below what an unflagged link must be.)
+    # (A merge or split made on most, not all, of a text's words: read by hand over every consecutive pair, right
+    # about nine times in ten, below what an unflagged link must be.)
     return [
         replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
         for p in pairs
         if p.old in a2b
     ]
+
+
+def _one_way(
+    into: dict[int, tuple[int, float]], out_of: dict[int, tuple[int, float]], a2b: dict[int, int], b2a: dict[int, int]
+) -> tuple[set[int], set[int]]:
+    """Of the merges (``into``) and splits (``out_of``) found, those to make: where one of each touches the same
+    node (the text, its home, the home's partner, the text's own partner), the one on the larger share of words
+    stands; on equal shares neither. The same either way round. (2009's 502.10c went into 702.19c, all its words;
+    702.19d's "must attack the same player" came out of 502.10b, which goes on as 702.19c: one group each.)"""
+    found = [(share, 0, i, {i, b2a[x]}, {x, a2b.get(i, -1)}) for i, (x, share) in into.items()]
+    found += [(share, 1, j, {y, b2a.get(j, -1)}, {j, a2b[y]}) for j, (y, share) in out_of.items()]
+    kept: tuple[set[int], set[int]] = (set(), set())
+    taken = [(set[int](), set[int]()), (set[int](), set[int]())]  # per way: the old and new nodes of those kept
+    for share, way, k, olds, news in sorted(found, key=lambda f: -f[0]):
+        other = taken[1 - way]
+        if olds & other[0] or news & other[1]:
+            continue
+        if any(s == share and w != way and (o & olds or n & news) for s, w, _, o, n in found):
+            continue  # (as much either way: neither)
+        kept[way].add(k)
+        taken[way][0].update(olds)
+        taken[way][1].update(news)
+    return kept

@@ -142,7 +142,7 @@ def _grouped(
     # Pairs made on equal raw content (most of them) are not compared again.
     edited = [(p.old, p.new) for p in pairs if not p.same and was_edited(orules[p.old], nrules[p.new])]
     splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
-    one_group_each(splits, merges)
+    one_group_each(prepared(old), prepared(new), splits, merges)
     # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
     whole = regroup(old, new, a2b, b2a)
     if whole.children:

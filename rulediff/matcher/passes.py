@@ -363,16 +363,16 @@ def match(
     m = Matcher(new, old, likeness) if flipped else Matcher(old, new, likeness)
     m.keep(kept, flipped=flipped)
     if refused:
-        # (their ends stay out of this matching too: a second matching pairs again only what a rename touched, and
-        # a weak link given up is not to be replaced by another as weak)
-        given_up = {(j, i) for i, j in refused} if flipped else refused
-        m.rejected.update(given_up)
-        m.open_a.difference_update(i for i, _ in given_up)
-        m.open_b.difference_update(j for _, j in given_up)
+        # (the links themselves: their ends may pair otherwise, as the rename's reading allows)
+        m.rejected.update({(j, i) for i, j in refused} if flipped else refused)
     pairs = m.run(flipped=flipped)
     for theirs, ours in ((refused, m.refused), (closer, m.closer)):
-        if theirs is not None:
-            theirs.update((j, i) for i, j in ours) if flipped else theirs.update(ours)
+        if theirs is None:
+            continue
+        if flipped:
+            theirs.update((j, i) for i, j in ours)
+        else:
+            theirs.update(ours)
     return pairs
 
 

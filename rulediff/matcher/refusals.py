@@ -77,7 +77,8 @@ def _given_up(like: Likeness) -> str:
     need = KEPT_MEANING if like.meaning < KEPT_MEANING else PLACED_MEANING
     return (
         f"the link to it was given up: only {like.meaning:.0%} of its meaning is there, in text {like.ratio:.2f} alike"
-        f" (a weak link needs {need:.0%} of the meaning{'' if need == KEPT_MEANING else ' when made by place'})"
+        f" (an uncertain link needs {need:.0%} of the meaning"
+        f"{'' if need == KEPT_MEANING else ', unless it is the closer counterpart of both its ends'})"
     )
 
 
@@ -106,12 +107,12 @@ def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tupl
 def unkept(
     a: Side, b: Side, pairs: list[Pair], grouped: tuple[set[int], set[int]], closer: set[tuple[int, int]]
 ) -> set[int]:
-    """The old ends of the uncertain links a reader should not be handed: one text linked to one text by place
-    alone (the structural passes) that carries less than half of its meaning (PLACED_MEANING, the bar a link
-    among the leftovers in places that agree must pass). In the hand-checked calibration half such links were
-    right 3 times in 11 (tests/fixtures/align/hand-checked/). Left alone: splits and merges (``grouped``: their old
-    and new nodes), titles, and the ``closer`` links, each the best counterpart of both its ends (2016-09-30's
-    short priority steps, 0.40 of the meaning each)."""
+    """The old ends of the uncertain links a reader should not be handed: one text linked to one text (by place, or
+    by text similarity alone) that carries less than half of its meaning (PLACED_MEANING, the bar a link among the
+    leftovers in places that agree must pass). In the hand-checked calibration half such links were right about 3
+    times in 10 (tests/fixtures/align/hand-checked/). Left alone: splits and merges (``grouped``: their old and new
+    nodes), titles, and the ``closer`` links, each the best counterpart of both its ends (2016-09-30's short
+    priority steps, 0.40 of the meaning each)."""
     old_grouped, new_grouped = grouped
     out: set[int] = set()
     for p in pairs:
