@@ -224,6 +224,7 @@ def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeyp
     from rulediff.site import glossary as site_glossary
     from rulediff.site import history as site_history
     from rulediff.site import reader as site_reader
+    from rulediff.site import reader_pages as site_reader_pages
     from rulediff.support.code_digest import package_digest
 
     folder = tmp_path / "templates"
@@ -245,7 +246,7 @@ def test_pages_are_made_again_by_other_code_or_templates(tmp_path: Path, monkeyp
         first = build_site(arc, tmp_path / "out")
         again = build_site(arc, tmp_path / "out")
         assert again["written"] == 0 and again["unchanged"] < 10
-        for module in (site, site_glossary, site_history, site_api, site_reader):
+        for module in (site, site_glossary, site_history, site_api, site_reader, site_reader_pages):
             monkeypatch.setattr(module, "made_by", lambda: "other code")
         other = build_site(arc, tmp_path / "out")
     # every page rendered again (to the same bytes); only the stamp, its keys new, is written. The small files

@@ -65,7 +65,7 @@ def pair_files(
     before: Callable[[str], Callable[[str, str | None], None]],
 ) -> list[Written]:
     """Worker: the API files of one pair from its alignment ``al`` and the notes its page was made from;
-    ``before(digest)`` checks and notes each file about to be written (see build._Mine). The cyclic collector
+    ``before(digest)`` checks and notes each file about to be written (see writer.Mine). The cyclic collector
     is held off meanwhile: a release's document as data is some 400,000 containers, none in a cycle, and the
     collector walked them a few times over (half the time these files took)."""
     diff_rel, notes_rel, key, docs = job

@@ -28,12 +28,12 @@ from .feed import write_feed
 from .glossary import write_glossary_pages
 from .history import links_hold, plan_history_pages, stamp, write_history_pages
 from .index import Page, named_pages, pair_summaries, write_index, write_search
-from .journal import note_digest
 from .reader import write_reader
+from .reader_pages import release_pages
 from .rule_index import RuleIndex
 from .step_cache import StoredEdits, StoredParts, part_key
 from .steps import Lookup, StepMaker
-from .writer import SiteWriter, digest_of, prepare_folder, proven, refuse_foreign, write_if_changed
+from .writer import Mine, SiteWriter, digest_of, prepare_folder, write_if_changed
 
 Progress = Callable[[str, int, int], None]
 
@@ -129,13 +129,14 @@ def _build(
             if progress:
                 progress("diff pages", done, len(visit))
     work.rest_shared()  # the diff pages' workers are gone
-    write_history_pages(pending, steps, _ids_on(root, parts), w, env, rules)
-    for p in pages:
-        if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
-            p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
-            parts.put(uncounted[p.path], json.dumps(p.summary))
-    w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
-    write_reader(arc, versions, names, idx, w, env, parts)  # cr/: the whole rules of every release, compare.html
+    with release_pages(arc, versions, names, idx, w, parts):  # cr/<slug>/: by a worker meanwhile, when many are due
+        write_history_pages(pending, steps, _ids_on(root, parts), w, env, rules)
+        for p in pages:
+            if p.path in uncounted and not p.summary:  # a corrected pair whose page was not rendered again
+                p.summary = arc.alignments.get(f"#{p.old.id}", f"#{p.new.id}").summary()
+                parts.put(uncounted[p.path], json.dumps(p.summary))
+        w.write("rules/index.html", env.get_template("rules_index.html.j2").render(lineages=lineage_pages))
+        write_reader(arc, versions, names, idx, w, env, parts, pages=False)  # the rest of cr/, compare.html
 
     w.write("site.css", asset("report.css"))
     keywords = write_index(arc, every, pages, names, idx, lineage_pages, glossary, w, env)
@@ -259,7 +260,7 @@ def _render_pages(
         out = []
         for a, b, rel, nav, count, job in pages:
             arc.alignments.release()
-            mine = _Mine(Path(root), proof, force)
+            mine = Mine(Path(root), proof, force)
             out.append(_render_page(arc, Path(root), a, b, rel, nav, count, addresses, checked, mine, job))
     return out
 
@@ -274,7 +275,7 @@ def _render_page(
     count: bool,
     addresses: dict[int, dict[str, str]],
     checked: dict[str, Path],
-    mine: _Mine,
+    mine: Mine,
     job: PairJob | None = None,
 ) -> tuple[bool | None, str, dict[str, int] | None, list[Lookup], list[Written]]:
     """One diff page of ``_render_pages`` (its alignment and page text gone once it returns)."""
@@ -297,22 +298,6 @@ def _render_page(
     digest = digest_of(html.encode("utf-8"))
     wrote = write_if_changed(root, rel, html, checked, mine.before(digest))
     return wrote, digest, al.summary() if count else None, list(made), files
-
-
-class _Mine:
-    """In a worker: replace only a file the build can prove is the site's (see writer.proven), and note in
-    the build's journal the digest of each file it is about to write."""
-
-    def __init__(self, root: Path, proof: dict[str, list[str] | None], force: bool) -> None:
-        self.root, self.proof, self.force = root, proof, force
-
-    def before(self, digest: str) -> Callable[[str, str | None], None]:
-        def check(rel: str, kind: str | None) -> None:
-            if kind == "file" and not self.force and not proven(self.root, rel, self.proof.get(rel, [])):
-                raise refuse_foreign(self.root, rel)
-            note_digest(self.root, rel, digest)
-
-        return check
 
 
 def _ids_on(root: Path, parts: StoredParts) -> Callable[[str], set[str]]:

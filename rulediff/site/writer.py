@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from ..errors import OutputError
 from ..support.safe_write import NEW_FILE, fresh_file_beside
-from .journal import JOURNAL, STAMP, open_journal, remove_temp_files, safe_relative, writer_path
+from .journal import JOURNAL, STAMP, note_digest, open_journal, remove_temp_files, safe_relative, writer_path
 
 
 def _inside(root: Path, rel: str, checked: dict[str, Path] | None = None) -> Path:
@@ -370,3 +370,19 @@ class SiteWriter:
                 raise OutputError(f"cannot write: {e.strerror}", source=str(self.root / JOURNAL)) from None
             finally:
                 self.close()
+
+
+class Mine:
+    """In a worker: replace only a file the build can prove is the site's (see ``proven``), and note in
+    the build's journal the digest of each file it is about to write."""
+
+    def __init__(self, root: Path, proof: dict[str, list[str] | None], force: bool) -> None:
+        self.root, self.proof, self.force = root, proof, force
+
+    def before(self, digest: str) -> Callable[[str, str | None], None]:
+        def check(rel: str, kind: str | None) -> None:
+            if kind == "file" and not self.force and not proven(self.root, rel, self.proof.get(rel, [])):
+                raise refuse_foreign(self.root, rel)
+            note_digest(self.root, rel, digest)
+
+        return check
