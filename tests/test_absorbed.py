@@ -3,14 +3,9 @@ given up, and a second matching that does not make again what the first gave up:
 
 from __future__ import annotations
 
-import pytest
-
 from rulediff import parse
 from rulediff.matcher.classify import align
-from rulediff.matcher.likeness import Likeness
-from rulediff.matcher.passes import match
 from rulediff.matcher.records import Alignment, Change, Kind
-from rulediff.matcher.thresholds import STRUCTURAL_CUTOFF
 from rulediff.model import Document
 
 from .conftest import cr_file, needs_cr_corpus
@@ -81,19 +76,6 @@ def test_a_closer_counterpart_keeps_its_link_on_less_meaning() -> None:
     old, new, al = _pair("2016-08-26", "2016-09-30")
     ch = _of(old, al, "503.2")
     assert ch.uncertain and _numbers(new, ch.new) == ["503.1"]
-
-
-@needs_cr_corpus
-@pytest.mark.parametrize(("old_release", "new_release"), [("2009-05-01", "2009-07-11"), ("2009-07-11", "2009-05-01")])
-def test_a_matching_does_not_make_a_link_an_earlier_one_gave_up(old_release: str, new_release: str) -> None:
-    # (both ways round: one of them runs the matcher new -> old)
-    old, new = parse(str(cr_file(old_release))), parse(str(cr_file(new_release)))
-    first = match(old, new, Likeness(STRUCTURAL_CUTOFF))
-    weak = [p for p in first if p.uncertain and not p.same]
-    assert weak
-    refused = {(p.old, p.new) for p in weak}
-    again = match(old, new, Likeness(STRUCTURAL_CUTOFF), refused=set(refused))
-    assert not refused & {(p.old, p.new) for p in again}
 
 
 @needs_cr_corpus

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -48,30 +47,33 @@ def absorbed(
     loose = [i for i in texts(a, sorted(loose)) if len(content(a.masked(i))) >= CONTAINED_WORDS]
     if not loose:
         return {}
-    # The new nodes by the words each gained over the old node it continues: a text's words went to those holding
-    # them as gains (few words each: an edit's), and only there.
-    gains: dict[str, list[int]] = {}
-    gained: dict[int, int] = {}
-    for x in texts(b, sorted(homes)):
-        if not texts(a, [homes[x]]):
-            continue  # (a text continuing a heading, or a heading: pairs by title, not by words)
-        gain = content(b.masked(x)).difference(content(a.masked(homes[x])))
-        gained[x] = len(gain)
-        for w in gain:
-            gains.setdefault(w, []).append(x)
+    # The words each node of b gained over the node of a it continues (a text's words went to those holding them
+    # as gains: few words each, an edit's), worked out for the homes asked about: those beside a loose text.
+    continues = {k: x for x, k in homes.items()}
+    gains: dict[int, frozenset[str] | None] = {}
     out: dict[int, tuple[int, float]] = {}
     for i in loose:
+        up = a.parent[i]
+        if up < 0:
+            continue
         text = a.masked(i)
         own = content(text)
-        hits = Counter(x for w in own for x in gains.get(w, ()))
         need = max(2, ABSORBED_OWN * len(own))
-        # (held as gains: a share of its own words, and most of what the rule gained, not a word here and there of
-        # a rewritten rule's many new ones)
-        cands = sorted(x for x, n in hits.items() if n >= need and n >= ABSORBED_GAIN * gained[x] and homes[x] != i)
-        up = a.parent[i]
-        cands = [x for x in cands if up in (homes[x], a.parent[homes[x]])]
+        cands = []
+        for k in (up, *a.children[up]):
+            x = continues.get(k)
+            if x is None or k == i:
+                continue
+            if x not in gains:
+                gains[x] = _gain(a, b, k, x)
+            gain = gains[x]
+            # (held as gains: a share of its own words, and most of what the rule gained, not a word here and there
+            # of a rewritten rule's many new ones)
+            if gain is not None and (n := len(own & gain)) >= need and n >= ABSORBED_GAIN * len(gain):
+                cands.append(x)
         if not cands:
             continue
+        cands.sort()
         at = linked[i][0] if i in linked else -1
         here = Likeness(text, b.masked(at)) if at >= 0 else None
         if here is not None and here.ratio >= STANDS:
@@ -176,3 +178,11 @@ def _one_way(
         taken[way][0].update(olds)
         taken[way][1].update(news)
     return kept
+
+
+def _gain(a: Side, b: Side, k: int, x: int) -> frozenset[str] | None:
+    """The content words node ``x`` of ``b`` has that node ``k`` of ``a``, which it continues, has not; None when
+    either is no text (a heading, or a text continuing one: they pair by title, not by words)."""
+    if not texts(a, [k]) or not texts(b, [x]):
+        return None
+    return content(b.masked(x)).difference(content(a.masked(k)))

@@ -52,8 +52,8 @@ class Matcher:
         self.rejected: set[tuple[int, int]] = set()
         # ... of which those it turned down for want of content there: looked at again once the leftovers moved some.
         self.turned_down: set[tuple[int, int]] = set()
-        # ... of which the uncertain links given up at the end (leftovers.drop_unkept): refused to a later matching
-        # of the same releases too (a second matching after a rename, see match).
+        # ... of which the uncertain links given up at the end (leftovers.drop_unkept): a removed rule's refusal
+        # names the text its link went to (refusals.py).
         self.refused: set[tuple[int, int]] = set()
         # The links the leftovers made as closer counterparts than the ones by place (leftovers.prefer_better).
         self.closer: set[tuple[int, int]] = set()
@@ -356,15 +356,11 @@ def match(
     is inverted when asked the other way round: aligning A->B and B->A gives inverse maps. ``likeness``
     remembers text similarities between calls (one alignment matches twice when a term was renamed);
     it must be made with STRUCTURAL_CUTOFF. ``kept``: pairs of an earlier matching that stand as they were
-    (the second matching after a rename re-pairs the rules it touched). ``refused``: links (old, new) given up
-    by an earlier matching, not made again; those this one gives up are added. ``closer``: the links (old, new)
-    made as closer counterparts than the ones by place are added."""
+    (the second matching after a rename re-pairs the rules it touched). ``refused`` and ``closer`` get the
+    links (old, new) this matching gave up and those it made as closer counterparts than the ones by place."""
     flipped = _orientation(old) > _orientation(new)
     m = Matcher(new, old, likeness) if flipped else Matcher(old, new, likeness)
     m.keep(kept, flipped=flipped)
-    if refused:
-        # (the links themselves: their ends may pair otherwise, as the rename's reading allows)
-        m.rejected.update({(j, i) for i, j in refused} if flipped else refused)
     pairs = m.run(flipped=flipped)
     for theirs, ours in ((refused, m.refused), (closer, m.closer)):
         if theirs is None:

@@ -259,8 +259,8 @@ def through_renames(
 ) -> tuple[list[Pair], tuple[Rename, ...]]:
     """The matcher's ``pairs`` and the renames they show; when there are some, the pairs of ``old`` read
     in the new release's words, so the rules a rename touched (903 "EDH" -> "Commander" and its
-    subrules) stay linked. Positions are those of ``old`` either way. ``refused``: the links the first matching
-    gave up, not made again; ``closer``: the links made as closer counterparts than by place (both matchings')."""
+    subrules) stay linked. Positions are those of ``old`` either way. ``refused`` and ``closer`` get the links
+    the second matching gave up and those it made as closer counterparts than by place (see passes.match)."""
     renames = _detect_pairs(old, new, pairs)
     for _ in range(2):
         if not renames:
