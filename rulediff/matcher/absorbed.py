@@ -164,8 +164,8 @@ def _one_way(
     node (the text, its home, the home's partner, the text's own partner), the one on the larger share of words
     stands; on equal shares neither. The same either way round. (2009's 502.10c went into 702.19c, all its words;
     702.19d's "must attack the same player" came out of 502.10b, which goes on as 702.19c: one group each.)"""
-    found = [(share, 0, i, {i, b2a[x]}, {x, a2b.get(i, -1)}) for i, (x, share) in into.items()]
-    found += [(share, 1, j, {y, b2a.get(j, -1)}, {j, a2b[y]}) for j, (y, share) in out_of.items()]
+    found = [(share, 0, i, {i, b2a[x]}, {x, *_partner(a2b, i)}) for i, (x, share) in into.items()]
+    found += [(share, 1, j, {y, *_partner(b2a, j)}, {j, a2b[y]}) for j, (y, share) in out_of.items()]
     kept: tuple[set[int], set[int]] = (set(), set())
     taken = [(set[int](), set[int]()), (set[int](), set[int]())]  # per way: the old and new nodes of those kept
     for share, way, k, olds, news in sorted(found, key=lambda f: -f[0]):
@@ -178,6 +178,11 @@ def _one_way(
         taken[way][0].update(olds)
         taken[way][1].update(news)
     return kept
+
+
+def _partner(links: dict[int, int], k: int) -> tuple[int, ...]:
+    """Node ``k``'s partner, if it has one (the weak link a merge or split gives up)."""
+    return (links[k],) if k in links else ()
 
 
 def _gain(a: Side, b: Side, k: int, x: int) -> frozenset[str] | None:
