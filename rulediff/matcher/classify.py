@@ -134,8 +134,8 @@ class _Grouped:
 def _grouped(
     old: Document, new: Document, pairs: list[Pair], closer: set[tuple[int, int]], given_up: set[tuple[int, int]]
 ) -> _Grouped:
-    """The pairs with their splits and merges; ``given_up`` (the links the matcher gave up) gets the weak links by
-    place given up here."""
+    """The pairs with their splits and merges; ``given_up`` (the links the matcher gave up) gets the weak links
+    given up here."""
     orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
@@ -155,7 +155,7 @@ def _grouped(
     merges.update(whole.merges)
     taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
     taken_new = {*merges, *(j for js in splits.values() for j in js)}
-    # Weak links by place given up (refusals.unkept): removed and added, each with its closest text.
+    # Weak links given up (refusals.unkept): removed and added, the removed rule's closest text the one it was linked to.
     weak = unkept(prepared(old), prepared(new), pairs, (taken_old, taken_new), closer)
     if weak:
         for i in weak:
