@@ -155,7 +155,7 @@ def _grouped(
     merges.update(whole.merges)
     taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
     taken_new = {*merges, *(j for js in splits.values() for j in js)}
-    # Weak links given up (refusals.unkept): removed and added, the removed rule's closest text the one it was linked to.
+    # Weak links given up (refusals.unkept): removed and added, the removed rule's closest the text it was linked to.
     weak = unkept(prepared(old), prepared(new), pairs, (taken_old, taken_new), closer)
     if weak:
         for i in weak:
