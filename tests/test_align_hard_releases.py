@@ -39,6 +39,8 @@ def test_zones_2009_each_zone_follows_its_text_to_section_4() -> None:
     assert [links[f"217.7{c}"] for c in "bcd"] == [["406.3"], ["406.4"], ["406.5"]]
     assert [links[f"217.5{c}"] for c in "abc"] == [["403.1"], ["403.2"], ["403.4"]]
     assert all(kinds[k] == Kind.REMOVED for k in ("217.8", "217.8a", "217.8b", "217.8c", "217.8d"))
+    # 217.1c's exceptions became rules of their own, each held whole in it (matcher/held.py).
+    assert kinds["217.1c"] == Kind.SPLIT and links["217.1c"] == ["400.7", *(f"400.7{c}" for c in "abcdf")]
     assert ("removed from the game", "exile") in {(r.old, r.new) for r in al.renames}
 
 

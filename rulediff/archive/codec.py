@@ -331,6 +331,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.corrections",
     "rulediff.matcher.evidence",
     "rulediff.matcher.glossary",
+    "rulediff.matcher.held",
     "rulediff.matcher.leftovers",
     "rulediff.matcher.likeness",
     "rulediff.matcher.meaning",

@@ -19,6 +19,7 @@ from ..words.records import Nature, Rename
 from .absorbed import one_group_each, regroup_absorbed
 from .corrections import Fix, hand_corrected, said_cut
 from .glossary import glossary_changes
+from .held import regroup_held
 from .likeness import Likeness
 from .passes import match
 from .records import Alignment, Change, ExampleChange, Kind, Pair
@@ -164,6 +165,7 @@ def _grouped(
             given_up.add((i, j))
         pairs = [p for p in pairs if p.old not in weak]
     pairs = regroup_absorbed(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
+    pairs = regroup_held(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
     return _Grouped(pairs, a2b, b2a, splits, merges)
 
 
