@@ -3,16 +3,73 @@ merged, on the official releases; and the search for them missing none."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulediff import parse
 from rulediff.matcher.classify import align
-from rulediff.matcher.held import _HELD_NINTHS, _candidates
+from rulediff.matcher.corrections import UNLINK, Fix
+from rulediff.matcher.held import HELD, _candidates, regroup_held
 from rulediff.matcher.records import Alignment, Change, Kind
+from rulediff.matcher.sides import prepared
 from rulediff.model import Document
 
 from .conftest import cr_file, needs_cr_corpus
+
+# Sentences of seven content words each, no two sharing a word: what holds what is told by which sentences a rule has.
+W = [
+    "Alpha bravo charlie delta echo foxtrot golf.",
+    "Hotel india juliet kilo lima mike november.",
+    "Oscar papa quebec romeo sierra tango uniform.",
+    "Victor whiskey xray yankee zulu amber bronze.",
+    "Cobalt denim ebony fuchsia garnet hazel indigo.",
+]
+_SAME = ("100.1", "Jasper khaki lemon maroon navy olive peach.")
+
+
+def _release(path: Path, sections: list[tuple[str, str, list[tuple[str, str]]]]) -> Document:
+    lines = ["Magic: The Gathering Comprehensive Rules", ""]
+    for head, title, rules in sections:
+        lines += [head, "", title, ""]
+        lines += [line for number, text in rules for line in (f"{number}. {text}", "")]
+    path.write_text("\n".join([*lines, "Glossary", "", "Alpha", "A word.", ""]), encoding="utf-8")
+    return parse(str(path))
+
+
+def _mini(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -> tuple[Document, Document]:
+    """Old rules under 100 beside one that stays; new ones under a new 700, where no place pairs them."""
+    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, *olds])])
+    new = _release(
+        tmp / "new.txt",
+        [("1. Game Concepts", "100. General", [_SAME]), ("7. Additional Rules", "700. Miscellany", news)],
+    )
+    return old, new
+
+
+def _moved(old: Document, new: Document, al: Alignment) -> list[tuple[Kind, list[str], list[str], bool]]:
+    """The changes of the rules the case moved (not the rule that stays, nor the new headings)."""
+    return [
+        (ch.kind, _numbers(old, ch.old), _numbers(new, ch.new), ch.uncertain)
+        for ch in al.changes
+        if ch.kind != Kind.UNCHANGED
+        and not any(str(d.rules[k].number) in ("7", "700") for d, ks in ((old, ch.old), (new, ch.new)) for k in ks)
+    ]
+
+
+def _held_only(old: Document, new: Document) -> list[tuple[list[str], list[str]]]:
+    """What regroup_held alone makes of two releases of which nothing is paired yet: (old numbers, new numbers)."""
+    a2b: dict[int, int] = {}
+    b2a: dict[int, int] = {}
+    splits: dict[int, list[int]] = {}
+    merges: dict[int, list[int]] = {}
+    pairs = regroup_held(prepared(old), prepared(new), [], (a2b, b2a), (splits, merges))
+    out = []
+    for p in pairs:
+        olds = merges.get(p.new, [p.old])
+        out.append((_numbers(old, tuple(olds)), _numbers(new, tuple(splits.get(p.old, [p.new])))))
+    return out
 
 
 def _pair(old: str, new: str) -> tuple[Document, Document, Alignment]:
@@ -70,6 +127,58 @@ def test_read_backwards_a_split_is_a_merge_and_a_link_the_same_link() -> None:
     assert _numbers(new, _of(old, al, "405.6b").new) == ["408.2b"]
 
 
+def test_the_new_texts_held_in_one_old_text_are_its_split_and_read_backwards_a_merge(tmp_path: Path) -> None:
+    old, new = _mini(tmp_path, [("100.2", " ".join(W))], [("700.1", W[0]), ("700.2", W[1])])
+    al = align(old, new)
+    assert _moved(old, new, al) == [(Kind.SPLIT, ["100.2"], ["700.1", "700.2"], True)]
+    assert "700.1, 700.2 are held whole in 100.2" in _of(old, al, "100.2").reason
+    assert _moved(new, old, align(new, old)) == [(Kind.MERGED, ["700.1", "700.2"], ["100.2"], True)]
+
+
+def test_a_text_held_in_two_is_left_as_it_is(tmp_path: Path) -> None:
+    old, new = _mini(
+        tmp_path, [("100.2", W[0])], [("700.1", " ".join((W[0], W[2], W[3]))), ("700.2", " ".join((W[4], W[0], W[1])))]
+    )
+    assert _held_only(old, new) == []
+    assert _moved(old, new, align(old, new)) == [(Kind.REMOVED, ["100.2"], [], False)] + [
+        (Kind.ADDED, [], [n], False) for n in ("700.1", "700.2")
+    ]
+
+
+def test_a_text_both_held_and_holding_is_left_as_it_is(tmp_path: Path) -> None:
+    # 100.2 is held in 700.1, which is held in 100.3: which of them 700.1 came from its words do not tell (and 100.3's
+    # split, 700.1 and 700.2, cannot be told whole).
+    old, new = _mini(
+        tmp_path,
+        [("100.2", W[0]), ("100.3", " ".join(W[:4]))],
+        [("700.1", " ".join(W[:2])), ("700.2", W[3])],
+    )
+    assert _held_only(old, new) == []
+
+
+def test_a_holder_whose_texts_are_held_elsewhere_too_takes_none_of_them(tmp_path: Path) -> None:
+    # 100.2 holds 700.1 and 700.2; 700.2 is held in 100.3 too: 100.2's split cannot be told whole. 100.4 holds
+    # 700.3 alone.
+    old, new = _mini(
+        tmp_path,
+        [
+            ("100.2", " ".join((W[0], W[1], W[3]))),
+            ("100.3", " ".join((W[1], W[2], W[4]))),
+            ("100.4", W[2] + " " + W[3]),
+        ],
+        [("700.1", W[0]), ("700.2", W[1]), ("700.3", W[2])],
+    )
+    assert _held_only(old, new) == []
+
+
+def test_a_hand_unlink_is_not_made_again_here(tmp_path: Path) -> None:
+    old, new = _mini(tmp_path, [("100.2", " ".join(W))], [("700.1", W[0]), ("700.2", W[1])])
+    at = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
+    al = align(old, new, [Fix(UNLINK, at, None, "read by hand")])
+    assert _moved(old, new, al)[0][0] == Kind.REMOVED
+    assert _of(old, al, "100.2").reason == "unlinked by hand: read by hand"
+
+
 _WORDS = st.frozensets(st.sampled_from("abcdefghijklmnopqrst"), min_size=6, max_size=14)
 
 
@@ -83,5 +192,5 @@ def test_the_search_misses_no_text_held_whole(
     found = _candidates(held, holders)
     for k, bag in held.items():
         for x, other in holders.items():
-            if len(bag & other) * 9 >= _HELD_NINTHS * len(bag):
+            if len(bag & other) >= HELD * len(bag):
                 assert (k, x) in found, (bag, other)

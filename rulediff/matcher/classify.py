@@ -104,7 +104,7 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     cut_new: dict[int, str] = {}
     if fixes:
         pairs, cut_old, cut_new = hand_corrected(pairs, fixes)
-    g = _grouped(old, new, pairs, closer, given_up)
+    g = _grouped(old, new, pairs, closer, given_up, (set(cut_old), set(cut_new)))
     la, lb = number_labels(old), number_labels(new)
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
@@ -133,10 +133,15 @@ class _Grouped:
 
 
 def _grouped(
-    old: Document, new: Document, pairs: list[Pair], closer: set[tuple[int, int]], given_up: set[tuple[int, int]]
+    old: Document,
+    new: Document,
+    pairs: list[Pair],
+    closer: set[tuple[int, int]],
+    given_up: set[tuple[int, int]],
+    cut: tuple[set[int], set[int]] = (set(), set()),
 ) -> _Grouped:
     """The pairs with their splits and merges; ``given_up`` (the links the matcher gave up) gets the weak links
-    given up here."""
+    given up here. ``cut``: the old and new nodes a hand correction left unpaired, not paired again here."""
     orules, nrules = old.rules, new.rules
     a2b = {p.old: p.new for p in pairs}
     b2a = {p.new: p.old for p in pairs}
@@ -165,7 +170,7 @@ def _grouped(
             given_up.add((i, j))
         pairs = [p for p in pairs if p.old not in weak]
     pairs = regroup_absorbed(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
-    pairs = regroup_held(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
+    pairs = regroup_held(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges), cut)
     return _Grouped(pairs, a2b, b2a, splits, merges)
 
 

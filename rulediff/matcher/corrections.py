@@ -141,6 +141,10 @@ def hand_corrected(pairs: list[Pair], fixes: Sequence[Fix]) -> tuple[list[Pair],
     for f in fixes:
         if f.action != UNLINK:
             continue
+        # (its ends, though the matcher did not pair them: a link made after the pairs, held.py's, is not made)
+        cut_old[f.old] = f.reason
+        if f.new is not None:
+            cut_new[f.new] = f.reason
         for p in out:
             if p.old == f.old and (f.new is None or p.new == f.new):
                 cut_old[p.old], cut_new[p.new] = f.reason, f.reason

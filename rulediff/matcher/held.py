@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from fractions import Fraction
 from itertools import chain
+from math import ceil
 
 from rapidfuzz import fuzz
 
@@ -20,11 +22,12 @@ from .leftovers import texts
 from .meaning import Likeness, content
 from .records import Pair
 from .sides import Side
-from .thresholds import CONTAINED_WORDS
+from .thresholds import CONTAINED, CONTAINED_WORDS, RESCUE_NEAR
 
-# A text is held in another when the other has all but this share of its content words (Likeness.part: 0.9 x the
-# share is CONTAINED, 0.8) ...
-_HELD_NINTHS = 8
+# A text is held in another when the other has at least this share of its content words: the share at which
+# Likeness.part counts containment (0.9 x the share is CONTAINED), 8 in 9, told in whole numbers (in floats 0.9 x
+# 16/18 falls short of 0.8, and 2009's 203.1b, which holds 116.6a's 16 of 18 words word for word, was left out) ...
+HELD = Fraction(CONTAINED).limit_denominator(100) / Fraction(9, 10)
 # ... and its characters are found in the other nearly as they stand (rapidfuzz's partial_ratio, the likeness of the
 # shorter text to the best stretch of the longer): 2009's 217.1c, seven exceptions in 1,500 characters, has every
 # word of 112.1b ("An ability can be an activated or triggered ability on the stack ...") but not its sentence,
@@ -42,13 +45,19 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
     cands.update((i, j) for j, i in _candidates(bags_b, bags_a))
     out: dict[tuple[int, int], tuple[bool, float]] = {}
     for i, j in sorted(cands):
-        shared = len(bags_a[i] & bags_b[j])
-        if shared * 9 < _HELD_NINTHS * min(len(bags_a[i]), len(bags_b[j])):
+        na, nb, shared = len(bags_a[i]), len(bags_b[j]), len(bags_a[i] & bags_b[j])
+        if shared < HELD * min(na, nb):
             continue
         text_a, text_b = a.masked(i), b.masked(j)
         like = Likeness(text_a, text_b)
-        if like.part and fuzz.partial_ratio(text_a, text_b) >= HELD_TEXT * 100:
-            out[(i, j)] = (like.kept_a >= like.kept_b, like.ratio)
+        # (Likeness.part but for the share: not near-identical, and held rather than alike -- of texts as long as
+        # each other, the likeness counts)
+        if (
+            like.ratio < RESCUE_NEAR
+            and like.meaning > like.dice
+            and fuzz.partial_ratio(text_a, text_b) >= HELD_TEXT * 100
+        ):
+            out[(i, j)] = (na < nb, like.ratio)
     return out
 
 
@@ -71,7 +80,7 @@ def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[st
     asked: dict[int, list[str]] = {}
     for k, bag in held.items():
         there = bag & known
-        may_miss = len(bag) - -(-_HELD_NINTHS * len(bag) // 9) - (len(bag) - len(there))
+        may_miss = len(there) - ceil(HELD * len(bag))
         if may_miss >= 0:
             asked[k] = sorted(there, key=lambda w: (counts[w], w))[: may_miss + 1]
     rare = frozenset(w for ws in asked.values() for w in ws)
@@ -88,16 +97,18 @@ def regroup_held(
     pairs: list[Pair],
     maps: tuple[dict[int, int], dict[int, int]],
     groups: tuple[dict[int, list[int]], dict[int, list[int]]],
+    cut: tuple[set[int], set[int]] = (set(), set()),
 ) -> list[Pair]:
     """The text nodes no pair or group holds, paired where one side holds the other whole (:func:`held_whole`): a
     text held in one text of the other side, and holding none, is linked to it; the new texts held in one old text
     are the parts of its split, the old texts held in one new text merge into it. A text held in several, or both
     held and holding, is left as it is (which of them it went to is not told by its words). The pairs, with those
-    made; ``maps`` (old -> new, new -> old) and ``groups`` (splits, merges) are added to."""
+    made; ``maps`` (old -> new, new -> old) and ``groups`` (splits, merges) are added to. ``cut``: the old and new
+    nodes a hand correction unlinked, left alone."""
     a2b, b2a = maps
     splits, merges = groups
-    taken_old = {*a2b, *splits, *(i for olds in merges.values() for i in olds)}
-    taken_new = {*b2a, *merges, *(j for js in splits.values() for j in js)}
+    taken_old = {*a2b, *splits, *(i for olds in merges.values() for i in olds), *cut[0]}
+    taken_new = {*b2a, *merges, *(j for js in splits.values() for j in js), *cut[1]}
     free_a = [i for i in range(len(a.rules)) if i not in taken_old]
     free_b = [j for j in range(len(b.rules)) if j not in taken_new]
     edges = held_whole(a, b, free_a, free_b)
