@@ -77,9 +77,9 @@ def term_lines(arc: Archive, versions: list[VersionRow], kept: Kept | None = Non
     glossary paired with the one before by the glossary's matcher; a term no pair continues, under the name
     of one that ended earlier, takes that one up again (it reappears); else it starts a line. ``kept``: where
     each pairing is kept for the next run, by the two glossaries it pairs and the code that paired them."""
-    rows: dict[int, list[tuple[Any, ...]]] = {}  # (version id, position, term, text, comparison text)
-    for row in arc.texts.glossary_in_order((v.id for v in versions), norm=True):
-        rows.setdefault(row[0], []).append(row)
+    # (version id, position, term, text, comparison text) by version
+    rows = arc.texts.glossaries((v.id for v in versions), norm=True)
+    digests: dict[int, str] = {}  # (each glossary's is asked for twice: as the new side, then as the old)
     lines: list[TermLine] = []
     by_name: dict[str, int] = {}  # a name's last line
     before: tuple[int, list[tuple[Any, ...]], list[int]] | None = None  # the previous glossary: index, rows, lines
@@ -90,7 +90,7 @@ def term_lines(arc: Archive, versions: list[VersionRow], kept: Kept | None = Non
         at: list[int | None] = [None] * len(got)
         if before is not None:
             prev, had = before[0], before[2]
-            olds, news, doubts = _pairing(before[1], got, kept)
+            olds, news, doubts = _pairing(before[1], got, kept, digests)
             for i, j in zip(olds, news, strict=True):
                 at[j] = x = had[i]
                 if prev in lines[x].seen:
@@ -119,15 +119,19 @@ def term_lines(arc: Archive, versions: list[VersionRow], kept: Kept | None = Non
 Pairing = tuple[list[int], list[int], list[tuple[int, str]]]
 
 
-def _pairing(old: list[tuple[Any, ...]], new: list[tuple[Any, ...]], kept: Kept | None) -> Pairing:
+def _pairing(
+    old: list[tuple[Any, ...]], new: list[tuple[Any, ...]], kept: Kept | None, digests: dict[int, str]
+) -> Pairing:
     """How ``pair_terms`` pairs glossary rows ``old`` with ``new``: read from ``kept`` when the same code
     paired the same two glossaries before (what the matcher reads of them: each entry's term and comparison
-    text, in order), else worked out (and kept)."""
+    text, in order), else worked out (and kept). ``digests``: each glossary's, by version id, as worked out."""
     if kept is None:
         return _paired(old, new)
-    key = hashlib.blake2b(
-        repr(("glossary pairs", pairing_engine(), _digest(old), _digest(new))).encode(), digest_size=16
-    ).hexdigest()
+    for rows in (old, new):
+        if rows[0][0] not in digests:
+            digests[rows[0][0]] = _digest(rows)
+    said = ("glossary pairs", pairing_engine(), digests[old[0][0]], digests[new[0][0]])
+    key = hashlib.blake2b(repr(said).encode(), digest_size=16).hexdigest()
     got = _read_pairing(kept.get_json(key), len(old), len(new))
     if got is None:
         got = _paired(old, new)
