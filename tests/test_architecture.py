@@ -240,12 +240,13 @@ def closure(root: str, *, within: tuple[str, ...]) -> set[str]:
 
 def test_the_code_digests_name_modules_that_exist_and_cover_what_they_import() -> None:
     from rulediff.archive.codec import ENGINE_MODULES
+    from rulediff.matcher.glossary import PAIRING_MODULES
     from rulediff.site.step_cache import PART_MODULES
     from rulediff.site.steps import _CODE as STEP_MODULES
     from rulediff.support.code_digest import module_path
     from rulediff.words.edits import EDIT_MODULES
 
-    for name in (*ENGINE_MODULES, *EDIT_MODULES, *PART_MODULES, *STEP_MODULES):
+    for name in (*ENGINE_MODULES, *EDIT_MODULES, *PART_MODULES, *STEP_MODULES, *PAIRING_MODULES):
         assert name in modules(), f"{name} is named in a code digest but is no module"
         assert module_path(name) == modules()[name]
     with pytest.raises(LookupError):
@@ -255,6 +256,10 @@ def test_the_code_digests_name_modules_that_exist_and_cover_what_they_import() -
     assert engine - {"rulediff.dates", "rulediff._version"} <= set(ENGINE_MODULES)
     edits = closure("rulediff.words.edits", within=("records", "words")) - {"rulediff.errors"}
     assert edits - {"rulediff.dates", "rulediff._version"} <= set(EDIT_MODULES)
+    # (the glossary's matcher names its own code: the digest that names it is no part of what it pairs by)
+    pairing = closure("rulediff.matcher.glossary", within=("records", "support", "words", "matcher"))
+    aside = {"rulediff.errors", "rulediff.dates", "rulediff._version", "rulediff.support.code_digest"}
+    assert pairing - aside <= set(PAIRING_MODULES)
 
 
 def road() -> str:

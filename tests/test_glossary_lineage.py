@@ -4,9 +4,12 @@ in history and on the site, a glossary index with no junk terms, search that kee
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 import pytest
@@ -14,7 +17,8 @@ from click.testing import CliRunner
 
 from rulediff.archive import Archive
 from rulediff.cli import main
-from rulediff.history.glossary import term_history
+from rulediff.history import glossary as history_glossary
+from rulediff.history.glossary import term_history, term_lines
 from rulediff.matcher.glossary import TermPair, pair_terms, spelling_key
 from rulediff.parsers import parse_bytes
 from rulediff.text import normalize, searchable
@@ -235,3 +239,58 @@ def test_an_older_archive_searches_again_once_opened(tmp_path: Path) -> None:
         assert arc.search("two player game")
         (joined,) = arc.db.execute("SELECT count(*) FROM bodies WHERE search LIKE '%twoplayer%'").fetchone()
     assert joined == 0
+
+
+class _Kept(dict[str, str]):
+    """What the site's StoredParts does for term_lines: JSON by key, None for a key not kept or not readable."""
+
+    def get_json(self, key: str) -> Any:
+        try:
+            return json.loads(self[key]) if key in self else None
+        except ValueError:
+            return None
+
+    def put(self, key: str, part: str) -> None:
+        self[key] = part
+
+
+def _lines(arc: Archive, kept: _Kept | None = None) -> list[tuple[Any, ...]]:
+    return [(ln.seen, ln.follows, ln.links) for ln in term_lines(arc, arc.versions.timeline(), kept)]
+
+
+def test_a_kept_glossary_pairing_is_read_back_only_for_the_same_glossaries_and_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """term_lines keeps each consecutive pair's pairing by what the matcher reads of the two glossaries and
+    the code that paired them: read back, the lines are the same; another glossary text, other code or a
+    damaged entry pairs again."""
+    archive = tmp_path / "s.sqlite"
+    assert CliRunner().invoke(main, ["archive", "add", str(HISTORY), "--archive", str(archive)]).exit_code == 0
+    paired: list[int] = []
+    real = history_glossary.pair_terms
+
+    def counted(old: Any, new: Any) -> list[TermPair]:
+        paired.append(1)
+        return real(old, new)
+
+    monkeypatch.setattr(history_glossary, "pair_terms", counted)
+    kept = _Kept()
+    with Archive.open(archive, create=False) as arc:
+        fresh = _lines(arc)
+        assert _lines(arc, kept) == fresh and len(kept) == len(paired) // 2 == 4  # a pairing per consecutive pair
+        paired.clear()
+        assert _lines(arc, kept) == fresh and not paired  # read back, none paired again
+        first = sorted(kept)[0]
+        kept[first] = json.dumps([[0], [10**6], []])  # a position no glossary has: damaged
+        assert _lines(arc, kept) == fresh and len(paired) == 1
+        monkeypatch.setattr(history_glossary, "pairing_engine", lambda: "other code")
+        paired.clear()
+        assert _lines(arc, kept) == fresh and len(paired) == 4 and len(kept) == 8
+    db = sqlite3.connect(archive, isolation_level=None)
+    db.execute("UPDATE glossary SET norm = 'a text no release has' WHERE pos = 0 AND version_id = 3")
+    db.close()
+    with Archive.open(archive, create=False) as arc:
+        paired.clear()
+        changed = _lines(arc, kept)
+        assert len(paired) == 2  # the two pairs that glossary is in
+        assert changed == _lines(arc)

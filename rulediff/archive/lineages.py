@@ -296,6 +296,15 @@ class Lineages:
             )
         ]
 
+    def all_edges(self) -> list[tuple[int, int, int, str]]:
+        """``edges`` of every lineage at once (for the site), in no order."""
+        return [
+            (a, b, vid, kind)
+            for a, b, vid, kind in self.store.db.execute(
+                "SELECT from_lineage, to_lineage, version_id, kind FROM lineage_edges"
+            )
+        ]
+
     def rule_index(self) -> list[tuple[int, int, str | None, str | None, int]]:
         """(lineage, version id, number, title, body id) of every archived rule: one pass for the site. A rule
         row of no archived version is damage (DamagedArchiveError)."""

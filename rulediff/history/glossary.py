@@ -6,13 +6,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple, Protocol
 
 from ..archive import Archive, VersionRow
-from ..matcher.glossary import TermPair, names_of, pair_terms, spelling_key
+from ..matcher.glossary import names_of, pair_terms, pairing_engine, spelling_key
 from ..matcher.glossary import term_key as printed_key
 from ..text import normalize
 from .timeline import Stretch, stretches
@@ -61,29 +64,43 @@ class TermLine:
         return {versions[k].id: said for k, said in self.links.items()}
 
 
-def term_lines(arc: Archive, versions: list[VersionRow]) -> list[TermLine]:
+class Kept(Protocol):
+    """Where a caller keeps what was worked out between runs, by key (the site's StoredParts): ``get_json``
+    answers None for a key not kept, or kept but not readable."""
+
+    def get_json(self, key: str) -> Any: ...
+    def put(self, key: str, part: str) -> None: ...
+
+
+def term_lines(arc: Archive, versions: list[VersionRow], kept: Kept | None = None) -> list[TermLine]:
     """Every glossary term's line through ``versions`` (those with a glossary; a partial dump has none): each
     glossary paired with the one before by the glossary's matcher; a term no pair continues, under the name
-    of one that ended earlier, takes that one up again (it reappears); else it starts a line."""
-    rows: dict[int, list[_Entry]] = {}
-    for vid, _pos, term, text, norm in arc.texts.glossary_in_order((v.id for v in versions), norm=True):
-        rows.setdefault(vid, []).append(_Entry(term, text, norm))
+    of one that ended earlier, takes that one up again (it reappears); else it starts a line. ``kept``: where
+    each pairing is kept for the next run, by the two glossaries it pairs and the code that paired them."""
+    # (version id, position, term, text, comparison text) by version
+    rows = arc.texts.glossaries((v.id for v in versions), norm=True)
+    digests: dict[int, str] = {}  # (each glossary's is asked for twice: as the new side, then as the old)
     lines: list[TermLine] = []
     by_name: dict[str, int] = {}  # a name's last line
-    before: tuple[int, list[_Entry], list[int]] | None = None  # the previous glossary: index, entries, lines
+    before: tuple[int, list[tuple[Any, ...]], list[int]] | None = None  # the previous glossary: index, rows, lines
     for k, v in enumerate(versions):
         got = rows.get(v.id)
         if got is None or not arc.versions.coverage(v.id).glossary:
             continue
         at: list[int | None] = [None] * len(got)
         if before is not None:
-            for p in pair_terms(before[1], got):
-                at[p.new] = before[2][p.old]
-                _say(lines[before[2][p.old]], k, before[0], p)
+            prev, had = before[0], before[2]
+            olds, news, doubts = _pairing(before[1], got, kept, digests)
+            for i, j in zip(olds, news, strict=True):
+                at[j] = x = had[i]
+                if prev in lines[x].seen:
+                    lines[x].follows.add(k)
+            for n, reason in doubts:  # (links made on weak evidence)
+                lines[had[olds[n]]].links[k] = f"uncertain match: {reason}"
         taken = {x for x in at if x is not None}
         for j, e in enumerate(got):
             if at[j] is None:
-                again = by_name.get(printed_key(e.term))
+                again = by_name.get(printed_key(e[2]))
                 if again is None or again in taken:
                     again = len(lines)
                     lines.append(TermLine())
@@ -91,18 +108,69 @@ def term_lines(arc: Archive, versions: list[VersionRow]) -> list[TermLine]:
                 taken.add(again)
         mine = [x for x in at if x is not None]
         for x, e in zip(mine, got, strict=True):
-            lines[x].seen.setdefault(k, (e.term, e.text))
-            by_name[printed_key(e.term)] = x
+            lines[x].seen.setdefault(k, (e[2], e[3]))
+            by_name[printed_key(e[2])] = x
         before = (k, got, mine)
     return lines
 
 
-def _say(line: TermLine, k: int, prev: int, p: TermPair) -> None:
-    """Note on ``line`` that release ``k`` continues it from release ``prev`` by the pair ``p``."""
-    if prev in line.seen:
-        line.follows.add(k)
-    if p.uncertain:
-        line.links[k] = f"uncertain match: {p.reason}"
+# How one glossary's entries continue in the next: old positions, new positions (pair by pair, as the glossary's
+# matcher made them), and (pair index, reason) of the pairs it made on weak evidence.
+Pairing = tuple[list[int], list[int], list[tuple[int, str]]]
+
+
+def _pairing(
+    old: list[tuple[Any, ...]], new: list[tuple[Any, ...]], kept: Kept | None, digests: dict[int, str]
+) -> Pairing:
+    """How ``pair_terms`` pairs glossary rows ``old`` with ``new``: read from ``kept`` when the same code
+    paired the same two glossaries before (what the matcher reads of them: each entry's term and comparison
+    text, in order), else worked out (and kept). ``digests``: each glossary's, by version id, as worked out."""
+    if kept is None:
+        return _paired(old, new)
+    for rows in (old, new):
+        if rows[0][0] not in digests:
+            digests[rows[0][0]] = _digest(rows)
+    said = ("glossary pairs", pairing_engine(), digests[old[0][0]], digests[new[0][0]])
+    key = hashlib.blake2b(repr(said).encode(), digest_size=16).hexdigest()
+    got = _read_pairing(kept.get_json(key), len(old), len(new))
+    if got is None:
+        got = _paired(old, new)
+        kept.put(key, json.dumps(got, separators=(",", ":")))
+    return got
+
+
+def _paired(old: list[tuple[Any, ...]], new: list[tuple[Any, ...]]) -> Pairing:
+    pairs = pair_terms([_Entry(*r[2:]) for r in old], [_Entry(*r[2:]) for r in new])
+    doubts = [(n, p.reason) for n, p in enumerate(pairs) if p.uncertain]
+    return [p.old for p in pairs], [p.new for p in pairs], doubts
+
+
+def _digest(rows: list[tuple[Any, ...]]) -> str:
+    """What the glossary's matcher reads of a glossary, as a digest: its terms and comparison texts, in order."""
+    said = json.dumps([list(map(itemgetter(2), rows)), list(map(itemgetter(4), rows))])
+    return hashlib.sha256(said.encode()).hexdigest()
+
+
+def _read_pairing(data: Any, n_old: int, n_new: int) -> Pairing | None:
+    """The pairing kept as ``data``; None when there is none or it does not read as one (worked out again)."""
+    if not (isinstance(data, list) and len(data) == 3 and all(isinstance(x, list) for x in data)):
+        return None
+    olds, news, doubts = data
+    if len(olds) != len(news) or not _positions(olds, n_old) or not _positions(news, n_new):
+        return None
+    said: list[tuple[int, str]] = []
+    for d in doubts:
+        if not (isinstance(d, list) and len(d) == 2 and type(d[0]) is int and isinstance(d[1], str)):
+            return None
+        if not 0 <= d[0] < len(olds):
+            return None
+        said.append((d[0], d[1]))
+    return olds, news, said
+
+
+def _positions(xs: list[Any], n: int) -> bool:
+    """Are ``xs`` distinct positions in a glossary of ``n`` entries?"""
+    return set(map(type, xs)) <= {int} and len(set(xs)) == len(xs) and (not xs or (min(xs) >= 0 and max(xs) < n))
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,9 +14,12 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Protocol
 
+import rapidfuzz
 from rapidfuzz import fuzz
 
+from .._version import __version__
 from ..model import Document
+from ..support.code_digest import sources_digest
 from ..text import searchable, shared_words, word_bag
 from ..words.nature import nature_of
 from ..words.records import Nature, Rename
@@ -27,6 +31,23 @@ from .thresholds import EVIDENCE, STRONG_EVIDENCE, STRUCTURAL_CUTOFF
 # when this alike (0-100); below TERM_CERTAIN, with no word of their names shared, the pair is marked uncertain.
 TERM_TEXT_CUTOFF = 80.0
 TERM_CERTAIN = 85.0
+
+# The code that pairs two glossaries: this module and every module of rulediff it imports (tests/test_architecture.py
+# holds the list to the imports). A pairing kept between builds names it (see ``pairing_engine``).
+PAIRING_MODULES = (
+    "rulediff.coverage",
+    "rulediff.model",
+    "rulediff.numbering",
+    "rulediff.references",
+    "rulediff.support.constructors",
+    "rulediff.text",
+    "rulediff.words.nature",
+    "rulediff.words.records",
+    "rulediff.words.renames",
+    "rulediff.matcher.records",
+    "rulediff.matcher.thresholds",
+    "rulediff.matcher.glossary",
+)
 
 _first = itemgetter(0)
 Free = dict[int, None]  # the entries of one side not yet paired, in order
@@ -104,6 +125,13 @@ def _words_share(a: str, b: str) -> float:
     ba, bb = word_bag(a), word_bag(b)
     common = shared_words(ba, bb)
     return min(common / (sum(ba.values()) or 1), common / (sum(bb.values()) or 1))
+
+
+@functools.cache
+def pairing_engine() -> str:
+    """Names the code that pairs glossaries (``pair_terms``), as ``engine_version`` names the one that aligns;
+    rapidfuzz's similarity is part of it."""
+    return f"{__version__}+rapidfuzz-{rapidfuzz.__version__}+{sources_digest(PAIRING_MODULES)[:12]}"
 
 
 def pair_terms(old: Sequence[Term], new: Sequence[Term], renames: tuple[Rename, ...] = ()) -> list[TermPair]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -105,16 +106,15 @@ def _span(idx: RuleIndex, ks: list[int], first_k: int) -> dict[str, str | None]:
 def _keyword_rules(
     idx: RuleIndex, pages: dict[str, dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    heads: dict[tuple[int, str], str] = {}
-    for items in idx.by_lineage.values():
-        for _, vid, number, title, _ in items:
-            if number and "." not in number and title and "keyword" in title.casefold():
-                heads[(vid, number)] = "action" if "action" in title.casefold() else "ability"
+    heads = {at: "action" if "action" in title.casefold() else "ability" for at, title in idx.keyword_heads().items()}
     firsts: dict[str, int] = {}  # where each kind of keyword is first listed
     for (vid, _), kind in heads.items():
         firsts[kind] = min(firsts.get(kind, idx.order[vid]), idx.order[vid])
     found: dict[str, list[dict[str, Any]]] = {"ability": [], "action": []}
+    near = _near_keyword_heads(idx, heads)
     for lin, items in sorted(idx.by_lineage.items()):
+        if lin not in near:
+            continue
         under = [
             (idx.order[vid], number, title, heads[(vid, number.split(".", 1)[0])])
             for _, vid, number, title, _ in items
@@ -142,6 +142,19 @@ def _keyword_rules(
     for kind in found:
         found[kind].sort(key=lambda e: (e["name"].casefold(), e["first"]))
     return found["ability"], found["action"]
+
+
+def _near_keyword_heads(idx: RuleIndex, heads: dict[tuple[int, str], str]) -> set[int]:
+    """The lineages with a rule directly below a keyword heading in some release (and perhaps a few more): the
+    only ones the keyword lists look through, not every rule of every release."""
+    out: set[int] = set()
+    for vid, head in heads:
+        numbers, book = idx.heads[vid].get(head, []), idx.at[vid]
+        out.update(book[n] for n in numbers)
+        twice = {n for n, times in Counter(numbers).items() if times > 1}
+        if twice:  # a number printed twice: ``at`` has the lineage of its first printing only
+            out.update(row[0] for row in idx.rows[vid] if row[2] in twice)
+    return out
 
 
 _WORD_LIST = re.compile(

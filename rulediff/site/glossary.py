@@ -63,7 +63,7 @@ def write_glossary_pages(
     key and latest text). "See rule 702.15" in a definition links to the history of the rule that number named
     in that release."""
     order = {v.id: k for k, v in enumerate(versions)}
-    lines = term_lines(arc, versions)
+    lines = term_lines(arc, versions, parts)
     # Only a release with a glossary can say a term is gone (a partial dump has none).
     with_glossary = [k for k, v in enumerate(versions) if arc.versions.coverage(v.id).glossary]
     last_glossary = with_glossary[-1] if with_glossary else -1

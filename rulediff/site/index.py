@@ -71,11 +71,7 @@ def new_keywords(idx: RuleIndex) -> dict[int, list[str]]:
     """Per version, the keyword abilities and keyword actions it introduced, read from the data: rules that
     first appear in it under a heading titled "Keyword Abilities" or "Keyword Actions" (702 and 701
     today, 502 before 2009) that the previous version also has."""
-    heads: dict[tuple[int, str], str] = {}
-    for items in idx.by_lineage.values():
-        for _, vid, number, title, _ in items:
-            if number and "." not in number and title and "keyword" in title.casefold():
-                heads[(vid, number)] = title
+    heads = idx.keyword_heads()
     out: dict[int, list[tuple[str, str]]] = {}
     for items in idx.by_lineage.values():
         _, vid, number, title, _ = items[0]  # where it first appears: a lineage's rows are in release order

@@ -86,7 +86,9 @@ def _data_files(arc: Archive, versions: list[VersionRow], names: dict[int, str],
             got = arc.texts.body_contents(held)
             texts = ["\n".join([got[b][0], *got[b][1]]) for b in held]
             w.write(folder + "texts.js", texts_script([plan().ids[b] for b in held], texts), upto)
-    edges = sorted({(a, b, kind) for lin in idx.by_lineage for a, b, _, kind in arc.lineages.edges(lin)})
+    # The splits and merges touching a lineage of the timeline, read at once (not a query per lineage).
+    lins = idx.by_lineage
+    edges = sorted({(a, b, kind) for a, b, _, kind in arc.lineages.all_edges() if a in lins or b in lins})
     said = [chain.hexdigest(), [(names[v.id], v.label, v.in_force_from) for v in versions], sorted(idx.complete), edges]
     key = hashlib.sha1(repr(said).encode()).hexdigest()
     if not w.fresh_if("cr/releases.js", key.__eq__):

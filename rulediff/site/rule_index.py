@@ -81,6 +81,9 @@ class RuleIndex:
     # version id -> its rows in the order stored, which is the order the release prints them (a version's rules
     # are stored at once, in order): what the whole-rules pages are made of
     rows: dict[int, list[Row]]
+    # the lineages with a row numbered without a dot (sections and headings): where the keyword lists look for
+    # the headings "Keyword Abilities" and "Keyword Actions" without a walk through every rule
+    headed: set[int]
 
     @classmethod
     def build(cls, arc: Archive, versions: list[VersionRow], stands_by: dict[int, int] | None = None) -> RuleIndex:
@@ -102,6 +105,7 @@ class RuleIndex:
         heads: dict[int, dict[str, list[str]]] = {}
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
+        headed: set[int] = set()
         alike = arc.texts.bodies_read_alike()
         ordered: dict[int, list[Row]] = {}
         n = 0  # the row's place among all rows in release order
@@ -141,8 +145,11 @@ class RuleIndex:
                         parent = parents[number] = _parent_number(number)
                     if parent is not None and "." in parent:  # a subrule of a rule: read with it
                         below.setdefault(parent, []).append((number, body, lin))
-                    elif parent is not None:
-                        head.setdefault(parent, []).append(number)
+                    else:
+                        if parent is not None:
+                            head.setdefault(parent, []).append(number)
+                        if "." not in number:
+                            headed.add(lin)
         for vid, release in (stands_by or {}).items():
             at[vid], kids[vid], heads[vid] = at[release], kids[release], heads[release]
         sort_keys = {n: number_sort_key(n) for n in parents}
@@ -154,7 +161,19 @@ class RuleIndex:
         subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
         complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
-        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered)
+        return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered, headed)
+
+    def keyword_heads(self) -> dict[tuple[int, str], str]:
+        """(version id, number) -> title of every heading (or section) whose title names keywords ("Keyword
+        Abilities", "Keyword Actions": 702 and 701, 502 before 2009), met in the order of ``by_lineage``."""
+        heads: dict[tuple[int, str], str] = {}
+        for lin, items in self.by_lineage.items():
+            if lin not in self.headed:
+                continue
+            for _, vid, number, title, _ in items:
+                if number and "." not in number and title and "keyword" in title.casefold():
+                    heads[(vid, number)] = title
+        return heads
 
     def lineage_at(self, vid: int, number: str) -> int | None:
         book = self.at.get(vid)
