@@ -5,65 +5,52 @@ from __future__ import annotations
 
 from rulediff import parse
 from rulediff.matcher.classify import align
-from rulediff.matcher.records import Alignment, Change, Kind
+from rulediff.matcher.records import Alignment, Kind
 from rulediff.model import Document
 
+from .aligned import change_of, numbers, official_pair
 from .conftest import cr_file, needs_cr_corpus
-
-
-def _pair(old: str, new: str) -> tuple[Document, Document, Alignment]:
-    a, b = parse(str(cr_file(old))), parse(str(cr_file(new)))
-    return a, b, align(a, b)
-
-
-def _of(doc: Document, al: Alignment, number: str) -> Change:
-    """The change of the old node numbered ``number``."""
-    return next(ch for ch in al.changes if any(str(doc.rules[i].number) == number for i in ch.old))
-
-
-def _numbers(doc: Document, positions: tuple[int, ...]) -> list[str]:
-    return sorted(str(doc.rules[k].number) for k in positions)
 
 
 @needs_cr_corpus
 def test_an_opening_sentence_taken_into_the_rule_that_continues_another_is_a_merge() -> None:
     # 2003-07-01's 406.4 continues 406.1e and opens with 406.1d's sentence; 406.1d was linked by place to 406.5.
-    old, new, al = _pair("2003-05-26", "2003-07-01")
-    ch = _of(old, al, "406.1d")
+    old, new, al = official_pair("2003-05-26", "2003-07-01")
+    ch = change_of(old, al, "406.1d")
     assert ch.kind == Kind.MERGED and ch.uncertain
-    assert _numbers(old, ch.old) == ["406.1d", "406.1e"] and _numbers(new, ch.new) == ["406.4"]
+    assert numbers(old, ch.old) == ["406.1d", "406.1e"] and numbers(new, ch.new) == ["406.4"]
     assert "406.1d went there too" in ch.reason
 
 
 @needs_cr_corpus
 def test_the_2009_rewrite_merges_into_rules_that_already_existed() -> None:
-    old, new, al = _pair("2009-05-01", "2009-07-11")
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
     for gone, kept, into in (
         ("212.6b", "212.6a", "305.1"),
         ("502.9d", "502.9b", "702.17b"),
         ("502.10c", "502.10b", "702.19c"),
     ):
-        ch = _of(old, al, gone)
+        ch = change_of(old, al, gone)
         assert ch.kind == Kind.MERGED, (gone, ch)
-        assert _numbers(old, ch.old) == sorted([gone, kept]) and _numbers(new, ch.new) == [into]
+        assert numbers(old, ch.old) == sorted([gone, kept]) and numbers(new, ch.new) == [into]
     # Words a rewritten rule gained here and there are not a text taken whole: combat damage left the stack.
-    assert _of(old, al, "408.1g").kind == Kind.REMOVED
+    assert change_of(old, al, "408.1g").kind == Kind.REMOVED
 
 
 @needs_cr_corpus
 def test_boilerplate_the_continued_rule_already_said_is_not_taken() -> None:
     # "Multiple instances of trample ... are redundant." went with trample's rule; 502.17c (horsemanship) says the
     # same of itself and gained no word of it.
-    old, _, al = _pair("2003-03-15", "2003-05-26")
-    assert _of(old, al, "502.9g").kind == Kind.REMOVED
+    old, _, al = official_pair("2003-03-15", "2003-05-26")
+    assert change_of(old, al, "502.9g").kind == Kind.REMOVED
 
 
 @needs_cr_corpus
 def test_a_weak_link_by_place_is_given_up_with_its_closest_text_named() -> None:
     # 2003-05-26 212.2d ("There are no subtypes for artifact cards, ...") was linked to 205.2a ("The types are
     # ...") on 46% of its meaning: read by hand, the text left.
-    old, _, al = _pair("2003-05-26", "2003-07-01")
-    ch = _of(old, al, "212.2d")
+    old, _, al = official_pair("2003-05-26", "2003-07-01")
+    ch = change_of(old, al, "212.2d")
     assert ch.kind == Kind.REMOVED
     assert ch.closest is not None and ch.closest.number == "205.2a" and ch.closest.meaning < 0.5
     assert ch.closest.why.startswith("the link to it was given up: only 46% of its meaning is there")
@@ -73,43 +60,43 @@ def test_a_weak_link_by_place_is_given_up_with_its_closest_text_named() -> None:
 @needs_cr_corpus
 def test_a_closer_counterpart_keeps_its_link_on_less_meaning() -> None:
     # 2016-09-30's short priority steps: "Second, the active player gets priority" is the new 503.1's "First, ...".
-    old, new, al = _pair("2016-08-26", "2016-09-30")
-    ch = _of(old, al, "503.2")
-    assert ch.uncertain and _numbers(new, ch.new) == ["503.1"]
+    old, new, al = official_pair("2016-08-26", "2016-09-30")
+    ch = change_of(old, al, "503.2")
+    assert ch.uncertain and numbers(new, ch.new) == ["503.1"]
 
 
 @needs_cr_corpus
 def test_a_pair_both_split_and_merged_into_is_told_once() -> None:
     # 2009's 420.1 went to 704.1 and 704.1a (a split); 704.1 also took the six words of the heading 408.2 "Actions
     # That Don't Use the Stack", which was dissolved: 420.1 was told twice, as the split and as a merge with 408.2.
-    old, new, al = _pair("2009-05-01", "2009-07-11")
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
     told = [i for ch in al.changes for i in ch.old]
     assert len(told) == len(set(told)) == len(old.rules)
-    ch = _of(old, al, "420.1")
-    assert ch.kind == Kind.SPLIT and _numbers(new, ch.new) == ["704.1", "704.1a"]
-    assert _of(old, al, "408.2").kind == Kind.REMOVED
+    ch = change_of(old, al, "420.1")
+    assert ch.kind == Kind.SPLIT and numbers(new, ch.new) == ["704.1", "704.1a"]
+    assert change_of(old, al, "408.2").kind == Kind.REMOVED
 
 
 @needs_cr_corpus
 def test_a_part_split_off_beside_the_rule_that_goes_on_is_its_split() -> None:
     # 2009-07-11 gave each step its own "Nth, the active player gets priority": the end of combat step's 511.2 came
     # out of the old 311.1 ("... Then the active player gets priority ..."), which goes on as 511.1.
-    old, new, al = _pair("2009-05-01", "2009-07-11")
-    ch = _of(old, al, "311.1")
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "311.1")
     assert ch.kind == Kind.SPLIT and ch.uncertain
-    assert _numbers(new, ch.new) == ["511.1", "511.2"]
+    assert numbers(new, ch.new) == ["511.1", "511.2"]
     assert "511.2 came out of it" in ch.reason
     # ... and not also the priority sentence of every other step, each its own step's (a part stays beside).
-    assert all("511.2" not in _numbers(new, c.new) for c in al.changes if c is not ch)
+    assert all("511.2" not in numbers(new, c.new) for c in al.changes if c is not ch)
 
 
 @needs_cr_corpus
 def test_a_short_sentence_split_off_stays_beside() -> None:
     # 1999-11-01's 420.5a ("... with 0 life or less or who was required to draw more cards ...") became 420.5a and
     # 420.5g.
-    old, new, al = _pair("1999-11-01", "2001-07-23")
-    ch = _of(old, al, "420.5a")
-    assert ch.kind == Kind.SPLIT and _numbers(new, ch.new) == ["420.5a", "420.5g"]
+    old, new, al = official_pair("1999-11-01", "2001-07-23")
+    ch = change_of(old, al, "420.5a")
+    assert ch.kind == Kind.SPLIT and numbers(new, ch.new) == ["420.5a", "420.5g"]
 
 
 @needs_cr_corpus
@@ -120,7 +107,7 @@ def test_merges_and_splits_read_backwards_are_splits_and_merges() -> None:
 
     def groups(al: Alignment, a: Document, b: Document) -> set[tuple[str, frozenset[str], frozenset[str]]]:
         return {
-            (ch.kind.value, frozenset(_numbers(a, ch.old)), frozenset(_numbers(b, ch.new)))
+            (ch.kind.value, frozenset(numbers(a, ch.old)), frozenset(numbers(b, ch.new)))
             for ch in al.changes
             if ch.kind in (Kind.SPLIT, Kind.MERGED) and ("came out of it" in ch.reason or "went there too" in ch.reason)
         }

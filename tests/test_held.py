@@ -12,11 +12,12 @@ from rulediff import parse
 from rulediff.matcher.classify import align
 from rulediff.matcher.corrections import UNLINK, Fix
 from rulediff.matcher.held import HELD, _candidates, regroup_held
-from rulediff.matcher.records import Alignment, Change, Kind
+from rulediff.matcher.records import Alignment, Grouping, Kind
 from rulediff.matcher.sides import prepared
 from rulediff.model import Document
 
-from .conftest import cr_file, needs_cr_corpus
+from .aligned import change_of, numbers, official_pair
+from .conftest import needs_cr_corpus
 
 # Sentences of seven content words each, no two sharing a word: what holds what is told by which sentences a rule has.
 W = [
@@ -51,7 +52,7 @@ def _mini(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -
 def _moved(old: Document, new: Document, al: Alignment) -> list[tuple[Kind, list[str], list[str], bool]]:
     """The changes of the rules the case moved (not the rule that stays, nor the new headings)."""
     return [
-        (ch.kind, _numbers(old, ch.old), _numbers(new, ch.new), ch.uncertain)
+        (ch.kind, numbers(old, ch.old), numbers(new, ch.new), ch.uncertain)
         for ch in al.changes
         if ch.kind != Kind.UNCHANGED
         and not any(str(d.rules[k].number) in ("7", "700") for d, ks in ((old, ch.old), (new, ch.new)) for k in ks)
@@ -60,53 +61,36 @@ def _moved(old: Document, new: Document, al: Alignment) -> list[tuple[Kind, list
 
 def _held_only(old: Document, new: Document) -> list[tuple[list[str], list[str]]]:
     """What regroup_held alone makes of two releases of which nothing is paired yet: (old numbers, new numbers)."""
-    a2b: dict[int, int] = {}
-    b2a: dict[int, int] = {}
-    splits: dict[int, list[int]] = {}
-    merges: dict[int, list[int]] = {}
-    pairs = regroup_held(prepared(old), prepared(new), [], (a2b, b2a), (splits, merges))
-    out = []
-    for p in pairs:
-        olds = merges.get(p.new, [p.old])
-        out.append((_numbers(old, tuple(olds)), _numbers(new, tuple(splits.get(p.old, [p.new])))))
-    return out
-
-
-def _pair(old: str, new: str) -> tuple[Document, Document, Alignment]:
-    a, b = parse(str(cr_file(old))), parse(str(cr_file(new)))
-    return a, b, align(a, b)
-
-
-def _of(doc: Document, al: Alignment, number: str, side: str = "old") -> Change:
-    return next(ch for ch in al.changes if any(str(doc.rules[k].number) == number for k in getattr(ch, side)))
-
-
-def _numbers(doc: Document, positions: tuple[int, ...]) -> list[str]:
-    return sorted(str(doc.rules[k].number) for k in positions)
+    g = Grouping([], {}, {})
+    regroup_held(prepared(old), prepared(new), g)
+    return [
+        (numbers(old, tuple(g.merges.get(p.new, [p.old]))), numbers(new, tuple(g.splits.get(p.old, [p.new]))))
+        for p in g.pairs
+    ]
 
 
 @needs_cr_corpus
 def test_a_sentence_that_opens_a_longer_new_rule_is_linked_to_it() -> None:
     # 2009-07-11's 405.6b opens with the old 408.2b word for word ("Static abilities continuously generate effects
     # and don't go on the stack.") and goes on; both were left unpaired.
-    old, new, al = _pair("2009-05-01", "2009-07-11")
-    ch = _of(old, al, "408.2b")
-    assert _numbers(new, ch.new) == ["405.6b"] and ch.uncertain
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "408.2b")
+    assert numbers(new, ch.new) == ["405.6b"] and ch.uncertain
     assert "held whole" in ch.reason
     # 2003-07-01: choosing a creature subtype, generalized to any subtype.
-    old, new, al = _pair("2003-05-26", "2003-07-01")
-    ch = _of(old, al, "214.7a")
-    assert _numbers(new, ch.new) == ["212.1e"] and ch.uncertain and "214.7a is held whole in 212.1e" in ch.reason
+    old, new, al = official_pair("2003-05-26", "2003-07-01")
+    ch = change_of(old, al, "214.7a")
+    assert numbers(new, ch.new) == ["212.1e"] and ch.uncertain and "214.7a is held whole in 212.1e" in ch.reason
 
 
 @needs_cr_corpus
 def test_exceptions_made_rules_of_their_own_are_the_parts_of_a_split() -> None:
     # The old 217.1c listed seven exceptions in one rule; 2009-07-11 made them 400.7a-f (the Aura one rewritten, the
     # phasing one dropped).
-    old, new, al = _pair("2009-05-01", "2009-07-11")
-    ch = _of(old, al, "217.1c")
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "217.1c")
     assert ch.kind == Kind.SPLIT and ch.uncertain
-    assert _numbers(new, ch.new) == ["400.7", "400.7a", "400.7b", "400.7c", "400.7d", "400.7f"]
+    assert numbers(new, ch.new) == ["400.7", "400.7a", "400.7b", "400.7c", "400.7d", "400.7f"]
 
 
 @needs_cr_corpus
@@ -114,25 +98,25 @@ def test_words_scattered_over_a_long_text_are_not_held_there() -> None:
     # 217.1c has every content word of 112.1b ("An ability can be an activated or triggered ability on the stack.
     # This kind of ability is an object.") but not its sentences; 200.5 ("A spell is a card, or copy of a spell or
     # card, that's on the stack.") has its words in 111.2, about a spell's owner.
-    old, new, al = _pair("2009-05-01", "2009-07-11")
-    assert _of(new, al, "112.1b", "new").kind == Kind.ADDED
-    assert _of(old, al, "200.5").kind == Kind.REMOVED
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    assert change_of(new, al, "112.1b", "new").kind == Kind.ADDED
+    assert change_of(old, al, "200.5").kind == Kind.REMOVED
 
 
 @needs_cr_corpus
 def test_read_backwards_a_split_is_a_merge_and_a_link_the_same_link() -> None:
-    old, new, al = _pair("2009-07-11", "2009-05-01")
-    ch = _of(new, al, "217.1c", "new")
+    old, new, al = official_pair("2009-07-11", "2009-05-01")
+    ch = change_of(new, al, "217.1c", "new")
     assert ch.kind == Kind.MERGED
-    assert _numbers(old, ch.old) == ["400.7", "400.7a", "400.7b", "400.7c", "400.7d", "400.7f"]
-    assert _numbers(new, _of(old, al, "405.6b").new) == ["408.2b"]
+    assert numbers(old, ch.old) == ["400.7", "400.7a", "400.7b", "400.7c", "400.7d", "400.7f"]
+    assert numbers(new, change_of(old, al, "405.6b").new) == ["408.2b"]
 
 
 def test_the_new_texts_held_in_one_old_text_are_its_split_and_read_backwards_a_merge(tmp_path: Path) -> None:
     old, new = _mini(tmp_path, [("100.2", " ".join(W))], [("700.1", W[0]), ("700.2", W[1])])
     al = align(old, new)
     assert _moved(old, new, al) == [(Kind.SPLIT, ["100.2"], ["700.1", "700.2"], True)]
-    assert "700.1, 700.2 are held whole in 100.2" in _of(old, al, "100.2").reason
+    assert "700.1, 700.2 are held whole in 100.2" in change_of(old, al, "100.2").reason
     assert _moved(new, old, align(new, old)) == [(Kind.MERGED, ["700.1", "700.2"], ["100.2"], True)]
 
 
@@ -177,7 +161,7 @@ def test_a_hand_unlink_is_not_made_again_here(tmp_path: Path) -> None:
     at = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
     al = align(old, new, [Fix(UNLINK, at, None, "read by hand")])
     assert _moved(old, new, al)[0][0] == Kind.REMOVED
-    assert _of(old, al, "100.2").reason == "unlinked by hand: read by hand"
+    assert change_of(old, al, "100.2").reason == "unlinked by hand: read by hand"
 
 
 _WORDS = st.frozensets(st.sampled_from("abcdefghijklmnopqrst"), min_size=6, max_size=14)

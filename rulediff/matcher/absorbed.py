@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .leftovers import texts
 from .meaning import Likeness, content
-from .records import Pair
+from .records import Grouping
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
 
@@ -112,22 +112,13 @@ def one_group_each(a: Side, b: Side, splits: dict[int, list[int]], merges: dict[
             del splits[i]
 
 
-def regroup_absorbed(
-    a: Side,
-    b: Side,
-    pairs: list[Pair],
-    maps: tuple[dict[int, int], dict[int, int]],
-    groups: tuple[dict[int, list[int]], dict[int, list[int]]],
-) -> list[Pair]:
+def regroup_absorbed(a: Side, b: Side, g: Grouping) -> None:
     """Old texts taken into a new node that continues another old one join its link as a merge, and new texts
     made of words an old node gave while going on as another are parts of its split (:func:`absorbed` both ways
-    round, from the same links); a weak link of theirs is given up. The pairs left. ``maps``: old -> new and new
-    -> old; ``groups``: the splits and merges, both added to."""
-    splits, merges = groups
-    a2b, b2a = maps
-    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
-    taken_new = {*merges, *(j for js in splits.values() for j in js)}
-    links = [(p.old, p.new, p.uncertain, p.same) for p in pairs]
+    round, from the same links); a weak link of theirs is given up. ``g`` is added to."""
+    splits, merges, a2b, b2a = g.splits, g.merges, g.a2b, g.b2a
+    taken_old, taken_new = g.grouped()
+    links = [(p.old, p.new, p.uncertain, p.same) for p in g.pairs]
     into = absorbed(a, b, links, taken_old, taken_new)  # old text -> (the new node it went into, share)
     out_of = absorbed(b, a, [(j, i, u, same) for i, j, u, same in links], taken_new, taken_old)  # new part -> old
     keep_into, keep_out_of = _one_way(into, out_of, a2b, b2a)
@@ -150,9 +141,9 @@ def regroup_absorbed(
         parts[1:] = sorted(parts[1:])
     # (A merge or split made on most, not all, of a text's words: read by hand over every consecutive pair, right
     # about nine times in ten, below what an unflagged link must be.)
-    return [
+    g.pairs = [
         replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
-        for p in pairs
+        for p in g.pairs
         if p.old in a2b
     ]
 

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from operator import itemgetter
 
 from rapidfuzz import fuzz
@@ -22,7 +22,7 @@ from .glossary import glossary_changes
 from .held import regroup_held
 from .likeness import Likeness
 from .passes import match
-from .records import Alignment, Change, ExampleChange, Kind, Pair
+from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair
 from .refusals import refusals, unkept
 from .renames import counted, through_renames
 from .sides import number_labels, prepared
@@ -120,18 +120,6 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     return said_cut(al, cut_old, cut_new) if fixes else al
 
 
-@dataclass(slots=True)
-class _Grouped:
-    """The matcher's pairs with the splits and merges found among them (old position -> new positions, new
-    position -> old positions), both ways as maps."""
-
-    pairs: list[Pair]
-    a2b: dict[int, int]
-    b2a: dict[int, int]
-    splits: dict[int, list[int]]
-    merges: dict[int, list[int]]
-
-
 def _grouped(
     old: Document,
     new: Document,
@@ -139,7 +127,7 @@ def _grouped(
     closer: set[tuple[int, int]],
     given_up: set[tuple[int, int]],
     cut: tuple[set[int], set[int]] = (set(), set()),
-) -> _Grouped:
+) -> Grouping:
     """The pairs with their splits and merges; ``given_up`` (the links the matcher gave up) gets the weak links
     given up here. ``cut``: the old and new nodes a hand correction left unpaired, not paired again here."""
     orules, nrules = old.rules, new.rules
@@ -159,22 +147,22 @@ def _grouped(
         b2a.update((j, i) for i, (j, _, _) in whole.children.items())
     splits.update(whole.splits)
     merges.update(whole.merges)
-    taken_old = {*splits, *(i for olds in merges.values() for i in olds)}
-    taken_new = {*merges, *(j for js in splits.values() for j in js)}
+    g = Grouping(pairs, a2b, b2a, splits, merges)
+    a, b = prepared(old), prepared(new)
     # Weak links given up (refusals.unkept): removed and added, the removed rule's closest the text it was linked to.
-    weak = unkept(prepared(old), prepared(new), pairs, (taken_old, taken_new), closer)
+    weak = unkept(a, b, pairs, g.grouped(), closer)
     if weak:
         for i in weak:
             j = a2b.pop(i)
             del b2a[j]
             given_up.add((i, j))
-        pairs = [p for p in pairs if p.old not in weak]
-    pairs = regroup_absorbed(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges))
-    pairs = regroup_held(prepared(old), prepared(new), pairs, (a2b, b2a), (splits, merges), cut)
-    return _Grouped(pairs, a2b, b2a, splits, merges)
+        g.pairs = [p for p in pairs if p.old not in weak]
+    regroup_absorbed(a, b, g)
+    regroup_held(a, b, g, cut)
+    return g
 
 
-def _number_map(g: _Grouped, la: list[str | None], lb: list[str | None]) -> dict[str, str | list[str]]:
+def _number_map(g: Grouping, la: list[str | None], lb: list[str | None]) -> dict[str, str | list[str]]:
     """Every old number with a counterpart: a pair's, a split's (a list), a merge's."""
     number_map: dict[str, str | list[str]] = {}
     for p in g.pairs:
@@ -196,7 +184,7 @@ def _number_map(g: _Grouped, la: list[str | None], lb: list[str | None]) -> dict
 def _changes(
     old: Document,
     new: Document,
-    g: _Grouped,
+    g: Grouping,
     la: list[str | None],
     number_map: dict[str, str | list[str]],
     inferred: dict[str, tuple[str, float]],
@@ -234,7 +222,7 @@ def _changes(
     return [ch for _, ch in keyed]
 
 
-def _grouped_changes(g: _Grouped) -> list[tuple[tuple[int, int, int], Change]]:
+def _grouped_changes(g: Grouping) -> list[tuple[tuple[int, int, int], Change]]:
     by_old: dict[int, Pair] = {p.old: p for p in g.pairs}
     out: list[tuple[tuple[int, int, int], Change]] = []
     for i, js in g.splits.items():
@@ -253,12 +241,11 @@ def _grouped_changes(g: _Grouped) -> list[tuple[tuple[int, int, int], Change]]:
     return out
 
 
-def _unpaired_changes(old: Document, new: Document, g: _Grouped) -> list[tuple[tuple[int, int, int], Change]]:
+def _unpaired_changes(old: Document, new: Document, g: Grouping) -> list[tuple[tuple[int, int, int], Change]]:
     """The added and removed nodes (or not covered), by set differences at C speed: they are few, the
     positions thousands."""
     orules, nrules = old.rules, new.rules
-    split_new = {j for js in g.splits.values() for j in js}
-    merged_old = {i for olds in g.merges.values() for i in olds}
+    merged_old, split_new = g.grouped()
     out: list[tuple[tuple[int, int, int], Change]] = []
     for j in sorted(set(range(len(nrules))).difference(g.b2a, split_new, g.merges)):
         out.append(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from .leftovers import texts
 from .meaning import Likeness, content
-from .records import Pair
+from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import CONTAINED, CONTAINED_WORDS, RESCUE_NEAR
 
@@ -91,29 +91,19 @@ def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[st
     return {(k, x) for k, ws in asked.items() for w in ws for x in where[w]}
 
 
-def regroup_held(
-    a: Side,
-    b: Side,
-    pairs: list[Pair],
-    maps: tuple[dict[int, int], dict[int, int]],
-    groups: tuple[dict[int, list[int]], dict[int, list[int]]],
-    cut: tuple[set[int], set[int]] = (set(), set()),
-) -> list[Pair]:
+def regroup_held(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]] = (set(), set())) -> None:
     """The text nodes no pair or group holds, paired where one side holds the other whole (:func:`held_whole`): a
     text held in one text of the other side, and holding none, is linked to it; the new texts held in one old text
     are the parts of its split, the old texts held in one new text merge into it. A text held in several, or both
-    held and holding, is left as it is (which of them it went to is not told by its words). The pairs, with those
-    made; ``maps`` (old -> new, new -> old) and ``groups`` (splits, merges) are added to. ``cut``: the old and new
-    nodes a hand correction unlinked, left alone."""
-    a2b, b2a = maps
-    splits, merges = groups
-    taken_old = {*a2b, *splits, *(i for olds in merges.values() for i in olds), *cut[0]}
-    taken_new = {*b2a, *merges, *(j for js in splits.values() for j in js), *cut[1]}
-    free_a = [i for i in range(len(a.rules)) if i not in taken_old]
-    free_b = [j for j in range(len(b.rules)) if j not in taken_new]
+    held and holding, is left as it is (which of them it went to is not told by its words). ``g`` is added to.
+    ``cut``: the old and new nodes a hand correction unlinked, left alone."""
+    a2b, b2a, splits, merges = g.a2b, g.b2a, g.splits, g.merges
+    grouped_old, grouped_new = g.grouped()
+    free_a = sorted(set(range(len(a.rules))).difference(a2b, grouped_old, cut[0]))
+    free_b = sorted(set(range(len(b.rules))).difference(b2a, grouped_new, cut[1]))
     edges = held_whole(a, b, free_a, free_b)
     if not edges:
-        return pairs
+        return
     held_in: defaultdict[tuple[int, int], list[int]] = defaultdict(list)  # (side, node) -> the nodes holding it
     holds: defaultdict[tuple[int, int], list[int]] = defaultdict(list)  # (side, node) -> the nodes it holds
     for (i, j), (old_held, _) in sorted(edges.items()):
@@ -148,7 +138,8 @@ def regroup_held(
             a2b[olds[0]], b2a[j] = j, olds[0]
             if len(olds) > 1:
                 merges[j] = list(olds)
-    return sorted([*pairs, *made], key=lambda p: p.old) if made else pairs
+    if made:
+        g.pairs = sorted([*g.pairs, *made], key=lambda p: p.old)
 
 
 def _held_in(held: list[str], holder: str, ratio: float) -> str:

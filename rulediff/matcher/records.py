@@ -28,6 +28,25 @@ class Pair:
     same: bool = False
 
 
+@dataclass(slots=True)
+class Grouping:
+    """The matcher's pairs with the splits and merges found among them (old position -> new positions, new
+    position -> old positions), the pairs both ways as maps: what the grouping steps after the passes add to."""
+
+    pairs: list[Pair]
+    a2b: dict[int, int]
+    b2a: dict[int, int]
+    splits: dict[int, list[int]] = field(default_factory=dict)
+    merges: dict[int, list[int]] = field(default_factory=dict)
+
+    def grouped(self) -> tuple[set[int], set[int]]:
+        """The old and the new nodes in a split or a merge."""
+        return (
+            {*self.splits, *(i for olds in self.merges.values() for i in olds)},
+            {*self.merges, *(j for js in self.splits.values() for j in js)},
+        )
+
+
 # Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
 REWRITTEN_BELOW = 0.5
 
