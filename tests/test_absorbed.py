@@ -66,6 +66,19 @@ def test_a_closer_counterpart_keeps_its_link_on_less_meaning() -> None:
 
 
 @needs_cr_corpus
+def test_a_part_comes_out_of_the_rule_it_is_most_like() -> None:
+    # 2022-06-10's 608.3a ("If the object that's resolving has no targets, it becomes a permanent and enters the
+    # battlefield under the control of the spell's controller") is the old 608.3's second sentence; the copy rule
+    # 608.3b, now 608.3f, has its words too but one ("no") and is less like it.
+    old, new, al = official_pair("2022-04-29", "2022-06-10")
+    ch = change_of(old, al, "608.3")
+    assert ch.kind == Kind.SPLIT and ch.uncertain and numbers(new, ch.new) == ["608.3", "608.3a"]
+    assert "608.3a came out of it" in ch.reason
+    ch = change_of(old, al, "608.3b")
+    assert ch.kind != Kind.SPLIT and numbers(new, ch.new) == ["608.3f"]
+
+
+@needs_cr_corpus
 def test_a_pair_both_split_and_merged_into_is_told_once() -> None:
     # 2009's 420.1 went to 704.1 and 704.1a (a split); 704.1 also took the six words of the heading 408.2 "Actions
     # That Don't Use the Stack", which was dissolved: 420.1 was told twice, as the split and as a merge with 408.2.

@@ -83,10 +83,14 @@ def absorbed(
             like = Likeness(text, b.masked(x))
             if like.kept_a < ABSORBED or (here is not None and (x == at or not like.better_than(here))):
                 continue
-            if best is None or (like.kept_a, like.ratio) > best[:2]:
-                best = (like.kept_a, like.ratio, x)
+            # (where it is most alike, text and meaning together, as counterparts are told apart everywhere:
+            # 2022-06-10's 608.3a, "... it becomes a permanent and enters the battlefield under the control of the
+            # spell's controller", has as many words of 608.3, the rule it sits under, as of 608.3b but one, "no"; it
+            # is 608.3's second sentence)
+            if best is None or (like.mean, like.kept_a) > best[:2]:
+                best = (like.mean, like.kept_a, x)
         if best is not None:
-            out[i] = (best[2], best[0])
+            out[i] = (best[2], best[1])
     # (one that continues where another went, or goes where its home's partner went too, is left as it is: each
     # node in one group)
     continued = {homes[x] for x, _ in out.values()}
