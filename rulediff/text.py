@@ -222,3 +222,11 @@ def shared_words(p: Counter[str], q: Counter[str]) -> int:
         if m:
             got += n if n < m else m
     return got
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, split after a full stop, question or exclamation mark (and a closing quote)."""
+    return [s for s in (p.strip() for p in _SENTENCE_END.split(text)) if s]

@@ -103,21 +103,22 @@ def test_the_set_is_whole_and_split_in_halves() -> None:
 @needs_cr_corpus
 def test_links_and_removed_list_hold_their_measured_precision(tallies: dict[str, Tally]) -> None:
     links, removed = tallies["links"], tallies["removed"]
-    # Measured over the 314 verdicts (the first 211, then every other uncertain link of all consecutive pairs, then
-    # the 21 merges and splits and the 6 texts held whole none of those named): links 205 of 236 right, removed 30
-    # of 78 really gone (held.py links what went into a longer text, more often partly than wholly: links 0.88 ->
-    # 0.87, removed 0.38 -> 0.385). The removed list holds the weak links given up (refusals.unkept): read by hand,
-    # right, partial and wrong in about equal parts and seldom really gone, so their old rules, removed now with
-    # their closest text and why, mostly count as wrongly removed here.
-    assert links.rate >= 0.86, links.wrong
-    assert removed.rate >= 0.37, removed.wrong
+    # Measured over the 317 verdicts (the first 211, then every other uncertain link of all consecutive pairs, then
+    # the 21 merges and splits and the 6 texts held whole none of those named, then the 3 links sentences.py made
+    # that none named): links 216 of 243 right, removed 30 of 74 really gone (held.py links what went into a longer
+    # text, more often partly than wholly: links 0.88 -> 0.87, removed 0.38 -> 0.385; sentences.py the sentences
+    # that went elsewhere: links 0.87 -> 0.89, removed 0.385 -> 0.405). The removed list holds the weak links given
+    # up (refusals.unkept): read by hand, right, partial and wrong in about equal parts and seldom really gone, so
+    # their old rules, removed now with their closest text and why, mostly count as wrongly removed here.
+    assert links.rate >= 0.88, links.wrong
+    assert removed.rate >= 0.4, removed.wrong
 
 
 @needs_cr_corpus
 def test_uncertain_flag_on_the_calibration_half(tallies: dict[str, Tally]) -> None:
     uncertain, sure = tallies["cal uncertain"], tallies["cal sure"]
     # What the thresholds were set on (KEPT_MEANING, PLACED_MEANING for weak links, ABSORBED): kept uncertain
-    # 67 of 80 right, unflagged 42 of 42.
+    # 70 of 82 right, unflagged 42 of 42.
     assert uncertain.rate >= 0.8, uncertain.wrong
     assert sure.rate >= 0.99, sure.wrong
 
@@ -125,11 +126,12 @@ def test_uncertain_flag_on_the_calibration_half(tallies: dict[str, Tally]) -> No
 @needs_cr_corpus
 def test_uncertain_flag_on_the_held_out_half(tallies: dict[str, Tally]) -> None:
     uncertain, sure = tallies["held uncertain"], tallies["held sure"]
-    # Measured: kept uncertain 56 of 73 right (0.77: the target, 4 in 5, is met on the calibration half, not here;
-    # 13 of the 17 are partial, a text gone to several places and linked to one or some), unflagged 40 of 41
-    # (2002-10's 214.7b, same number, its sentence replaced).
+    # Measured: kept uncertain 63 of 77 right (0.82; 11 of the 14 wrong are partial, a text gone to several places
+    # and linked to one or some; 56 of 73 before the sentences said again joined their splits and absorbed.py's
+    # parts went where they are most alike), unflagged 41 of 42 (2002-10's 214.7b, same number, its sentence
+    # replaced; 42 links cannot show 99 in 100: the mutation benchmark does).
     assert uncertain.total >= 40
-    assert uncertain.rate >= 0.75, uncertain.wrong
+    assert uncertain.rate >= 0.8, uncertain.wrong
     assert sure.rate >= 0.97, sure.wrong
 
 

@@ -340,6 +340,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.records",
     "rulediff.matcher.refusals",
     "rulediff.matcher.renames",
+    "rulediff.matcher.sentences",
     "rulediff.matcher.sides",
     "rulediff.matcher.similar",
     "rulediff.matcher.splits",

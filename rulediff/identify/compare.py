@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,7 +18,7 @@ from ..matcher.passes import match
 from ..matcher.records import Kind
 from ..model import Document, Rule
 from ..numbering import Level
-from ..text import normalize
+from ..text import normalize, sentences
 from ..words.diff import Op, Piece, as_pairs, word_diff
 from ..words.nature import nature_of
 from ..words.records import Nature
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 SENTENCE_CUTOFF = 60.0
 # How a keyword summary names the rule it summarises: under 702 (abilities) or 701 (actions).
 _HOMES = {"keyword ability": 702, "keyword action": 701}
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +156,6 @@ def part_of(doc: Document, ranges: list[tuple[str, str]] | None, levels: set[Lev
     )
     cov = Coverage(complete=True, description=f"{doc.version.label} inside the dump's coverage")
     return Document(version=doc.version, rules=rules, coverage=cov)
-
-
-def sentences(text: str) -> list[str]:
-    return [s for s in (p.strip() for p in _SENTENCE_END.split(text)) if s]
 
 
 def sentence_key(s: str) -> str:

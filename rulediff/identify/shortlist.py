@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from ..model import Document
 from ..numbering import Level
-from .compare import levels_carried, scope_ranges, sentence_key, sentences
+from ..text import sentences
+from .compare import levels_carried, scope_ranges, sentence_key
 
 if TYPE_CHECKING:
     from ..archive import Archive, VersionRow

@@ -25,6 +25,7 @@ from .passes import match
 from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair
 from .refusals import refusals, unkept
 from .renames import counted, through_renames
+from .sentences import regroup_sentences
 from .sides import number_labels, prepared
 from .splits import regroup, splits_and_merges
 from .terms import edited as was_edited
@@ -159,6 +160,7 @@ def _grouped(
         g.pairs = [p for p in pairs if p.old not in weak]
     regroup_absorbed(a, b, g)
     regroup_held(a, b, g, cut)
+    regroup_sentences(a, b, g, cut)
     return g
 
 
