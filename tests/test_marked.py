@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rulediff.references import find_references
 from rulediff.render.excerpts import shared_windows
-from rulediff.render.passages import Passage, Run, _flags, _runs, _words, list_change, marked, plain
+from rulediff.render.passages import Passage, Run, _flags, _runs, _words, list_change, marked, marked_by_parts, plain
 from rulediff.words.diff import word_diff
 
 WORDS = st.sampled_from("the a creature’s mana (see rule 702.15b). abilities, Siege “Battles.” and/or {2} —".split())
@@ -236,3 +236,34 @@ def test_excerpts_show_the_same_words_around_each_change_on_both_sides(a: list[s
         return [" ".join(w.split()) for w in out]
 
     assert windows(o) == windows(n)
+
+
+# 2009-07-11's 419.6h and the three rules it was split into, the one its split stands by (613.11a) first.
+R419_6H = (
+    "Some effects replace card draws. These effects are applied even if no cards could be drawn because there are no"
+    " cards in the affected player's library. If an effect replaces a draw within a sequence of card draws, all"
+    " actions required by the replacement are completed, if possible, before resuming the sequence."
+)
+R613_11 = (
+    "Some effects replace card draws. These effects are applied even if no cards could be drawn because there are no"
+    " cards in the affected player's library."
+)
+R613_11A = (
+    "If an effect replaces a draw within a sequence of card draws, all actions required by the replacement are"
+    " completed, if possible, before resuming the sequence."
+)
+
+
+def test_a_split_marks_only_what_no_part_kept_whatever_order_the_parts_come_in() -> None:
+    p = marked_by_parts(R419_6H, [R613_11A, R613_11], {}, new=False)
+    assert p.text == R419_6H and not _spans(p)
+    # (read against the parts put together alone, the opening that 613.11 kept was marked as gone)
+    o, _ = marked(R419_6H, "\n".join([R613_11A, R613_11]), {})
+    assert _spans(o)
+    p = marked_by_parts(R419_6H + " Then it ends.", [R613_11A, R613_11], {}, new=False)
+    assert [p.text[s:e] for s, e in _spans(p)] == ["Then it ends."]
+
+
+def test_a_merge_marks_only_what_no_source_said() -> None:
+    p = marked_by_parts(R419_6H + " Then it ends.", [R613_11A, R613_11], {}, new=True)
+    assert [p.text[s:e] for s, e in _spans(p)] == ["Then it ends."]

@@ -13,7 +13,7 @@ from ..matcher.records import Alignment, Change, GlossaryChange, Kind, Shown, gl
 from ..model import Document, Rule
 from ..numbering import RuleNumber
 from ..words.diff import one_output
-from .passages import LONG, Passage, list_change, marked, plain
+from .passages import LONG, Passage, list_change, marked, marked_by_parts, plain
 from .printed import printings, said
 from .shifts import shifts
 from .view import Brief, Entry, ExampleNote, GlossaryNote, Group, Notes, headline
@@ -171,6 +171,13 @@ def _passages(
     """What an entry shows of a change: its label, the old and new passages (marked where they differ), and
     for a long list, the items added and removed instead."""
     (old_numbers, new_numbers), (olds, news) = numbers, rules
+    if shown == Shown.SPLIT and len(news) == len(ch.new):
+        # (a split's parts, and a merge's sources, in the order the release has them)
+        at = sorted(range(len(news)), key=ch.new.__getitem__)
+        new_numbers, news = [new_numbers[k] for k in at], [news[k] for k in at]
+    elif shown == Shown.MERGED and len(olds) == len(ch.old):
+        at = sorted(range(len(olds)), key=ch.old.__getitem__)
+        old_numbers, olds = [old_numbers[k] for k in at], [olds[k] for k in at]
     old_text = "\n".join(r.text for r in olds)
     new_text = "\n".join(r.text for r in news)
     old: list[Passage] = []
@@ -186,14 +193,14 @@ def _passages(
     elif shown == Shown.SPLIT:
         # The old rule marked against its parts put together: what no part kept.
         label = f"{old_numbers[0]} was split into {_and(new_numbers)}."
-        whole, _ = marked(old_text, new_text, al.number_map, link)
+        whole = marked_by_parts(old_text, [r.text for r in news], al.number_map, new=False)
         old = [Passage(f"Old {old_numbers[0]}", whole.runs, whole.excerpt)]
         new = [plain(f"New {n}", r.text, link) for n, r in zip(new_numbers, news, strict=True)]
     elif shown == Shown.MERGED:
         # The merged rule marked against its sources put together: what none of them said.
         label = f"{_and(old_numbers)} were merged into {new_numbers[0]}."
         old = [plain(f"Old {n}", r.text) for n, r in zip(old_numbers, olds, strict=True)]
-        _, whole = marked(old_text, new_text, al.number_map, link)
+        whole = marked_by_parts(new_text, [r.text for r in olds], al.number_map, new=True, link=link)
         new = [Passage(f"New {new_numbers[0]}", whole.runs, whole.excerpt)]
     else:
         renumbered = [n.partition(" (")[0] for n in old_numbers] != new_numbers

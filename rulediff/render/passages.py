@@ -184,6 +184,30 @@ def marked(old: str, new: str, number_map: dict[str, str | list[str]], link: boo
     return Passage("Old", o_runs, o_cut), Passage("New", n_runs, n_cut)
 
 
+def marked_by_parts(
+    whole: str, parts: list[str], number_map: dict[str, str | list[str]], new: bool, link: bool = True
+) -> Passage:
+    """``whole`` (a split's old text, or with ``new`` a merge's new one) with the words none of ``parts`` has marked:
+    read against the parts put together and against each alone, a character is marked only when every reading
+    lacks it (a part that says the first sentences may stand anywhere in the release: 2009-07-11's 419.6h opens
+    with 613.11's two sentences, and its split stands by 613.11a). Long texts excerpted as against the parts put
+    together; references linked (``link``) in a new text only."""
+    side = int(new)
+
+    def read(other: str) -> tuple[list[Piece], tuple[str, list[bool]]]:
+        pieces = word_diff(other, whole, number_map) if new else word_diff(whole, other, number_map)
+        return pieces, _flags(pieces)[side]
+
+    together, (text, flags) = read("\n".join(parts))
+    for part in parts if len(parts) > 1 else ():
+        alone, kept = read(part)[1]
+        if alone == text:
+            flags = [a and b for a, b in zip(flags, kept, strict=True)]
+    shown = shared_windows(together) if len(whole) > LONG else None
+    runs, cut = _runs(_words(text, flags, link and new), shown[side] if shown else None)
+    return Passage("", runs, cut)
+
+
 def plain(label: str, text: str, link: bool = False) -> Passage:
     """``text`` with nothing marked: one run, cut where (with ``link``) a reference names a rule number. The
     runs _runs makes of its words, without making a word each (a new rule, most of a long jump's notes)."""
