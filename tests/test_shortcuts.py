@@ -346,6 +346,31 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
 
 
 @settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "A", "an", "An", " ", "  ", "\n", "his", "or", "her", "EDH", "x", "'", ".", "s", "an EDH"]
+        ),
+        max_size=14,
+    ).map("".join),
+    st.lists(
+        st.sampled_from(["his or her", "His or her", "EDH", "her", "an EDH", "A x", "x"]),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ),
+)
+def test_a_rename_read_back_from_its_spellings_is_the_whole_pattern_s(text: str, spellings: list[str]) -> None:
+    # A rename finds its spellings by their own pattern and reads the article before each back from there: the
+    # text it makes is the one the whole pattern (the article optional, first) makes.
+    from rulediff.words.renames import _replace, _sub, _substitution, whole_words
+
+    to = {s: s.upper() + "!" for s in spellings}
+    whole = _substitution(tuple(spellings)).sub(lambda m: _replace(m, to), text)
+    assert _sub(whole_words(tuple(spellings)), to, text) == whole
+
+
+@settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
 @example("3'Z'Z")  # the chain where the tokens and the words part ways
 @example("3\u2019Z\u2019Z")
