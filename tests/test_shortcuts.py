@@ -371,6 +371,43 @@ def test_a_rename_read_back_from_its_spellings_is_the_whole_pattern_s(text: str,
 
 
 @settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "rule ",
+                "rules ",
+                "section ",
+                "Sections ",
+                "702.15",
+                "601.2b",
+                "7",
+                "119",
+                "'",
+                "''",
+                '"',
+                "-",
+                " ",
+                ",",
+                "and ",
+                "h",
+                "a",
+                ".",
+                "x",
+            ]
+        ),
+        max_size=16,
+    ).map("".join)
+)
+def test_a_text_masked_in_one_quote_style_is_its_mask_in_that_style(text: str) -> None:
+    # nature_of reads the references of a text's one-quote-style form from the mask of the text itself.
+    from rulediff.text import mask_references
+    from rulediff.words.nature import one_quote_style
+
+    assert mask_references(one_quote_style(text)) == one_quote_style(mask_references(text))
+
+
+@settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
 @example("3'Z'Z")  # the chain where the tokens and the words part ways
 @example("3\u2019Z\u2019Z")

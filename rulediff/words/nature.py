@@ -38,19 +38,29 @@ def nature_of(
     if qa == qb:
         return Nature.TYPOGRAPHY_ONLY
     nmap = number_map or {}
-    if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _references_follow(qa, qb, nmap)):
+    if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _quoted_follow(a, b, qa, qb, nmap)):
         return Nature.REFERENCES_ONLY
     if renames:
         r = normalize(substitute(old, renames))
         if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
             return Nature.RENAMED
-        if "'" in r and _references_follow(one_quote_style(r), qb, nmap):
+        if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
             return Nature.RENAMED
     return Nature.SUBSTANTIVE
 
 
 def _references_follow(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:
     return mask_references(a) == mask_references(b) and references_follow(a, b, number_map)
+
+
+def _quoted_follow(a: str, b: str, qa: str, qb: str, number_map: dict[str, str | list[str]]) -> bool:
+    """:func:`_references_follow` of ``qa`` and ``qb``, the :func:`one_quote_style` of ``a`` and ``b``: their masked
+    forms are those of ``a`` and ``b`` in one quote style (no reference holds a quotation mark, and the grammar
+    reads a quote as it reads any other mark: test_shortcuts holds the two together), so the quoted forms, new
+    texts, are read for references only when those agree."""
+    if one_quote_style(mask_references(a)) != one_quote_style(mask_references(b)):
+        return False
+    return references_follow(qa, qb, number_map)
 
 
 def one_quote_style(text: str) -> str:
