@@ -408,6 +408,15 @@ def test_a_text_masked_in_one_quote_style_is_its_mask_in_that_style(text: str) -
 
 
 @settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab3_1 .-,Zx9'\u2019\u00e9\n\u201c\u2014\u2018"), max_size=24))
+def test_the_words_a_rename_reads_split_at_c_speed_are_the_pattern_s(text: str) -> None:
+    from rulediff.matcher.phrases import plain
+    from rulediff.matcher.terms import _WORD, _word_list
+
+    assert _word_list.__wrapped__(text) == _WORD.findall(plain(text))
+
+
+@settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
 @example("3'Z'Z")  # the chain where the tokens and the words part ways
 @example("3\u2019Z\u2019Z")
