@@ -73,11 +73,9 @@ def find_references(text: str) -> list[Reference]:
 _ANY_DIGIT = re.compile(r"[1-9]")
 
 
-# The words a lead-in ends with, and the most letters one has ("sections").
+# The words a lead-in reads ([Rr]ules?|[Ss]ections?), no two ending alike, and the most letters one has.
+_LEADS = ("rule", "rules", "Rule", "Rules", "section", "sections", "Section", "Sections")
 _LEAD_LONGEST = 8
-
-
-_LEAD_SHORTEST = 4
 
 
 # Where a number the grammar reads can start: three digits not followed by a fourth (it reads no longer run,
@@ -99,10 +97,15 @@ def _search_reference(text: str, pos: int) -> re.Match[str] | None:
         at = d.start()
         k = pos + len(text[pos:at].rstrip())  # where the spaces before the digits start (str.isspace is \s)
         if k < at:  # spaces before the digits: a lead-in may end where they start
-            for s in range(max(pos, k - _LEAD_LONGEST), k - _LEAD_SHORTEST + 1):
-                m = _REF_RE.match(text, s)
-                if m is not None:
-                    return m
+            # ... and only there: one of its words ending at k (no two of them end alike), which can start no
+            # other match before the digits (one reading a number there would start at an earlier number).
+            lo = max(pos, k - _LEAD_LONGEST)
+            for lead in _LEADS:
+                if text.endswith(lead, lo, k):
+                    m = _REF_RE.match(text, k - len(lead))
+                    if m is not None:
+                        return m
+                    break
         m = _REF_RE.match(text, at)
         if m is not None:
             return m
