@@ -416,6 +416,17 @@ def test_the_words_a_rename_reads_split_at_c_speed_are_the_pattern_s(text: str) 
     assert _word_list.__wrapped__(text) == _WORD.findall(plain(text))
 
 
+@given(
+    st.lists(st.sampled_from(["(", ")", "tm", "TM", "Tm", "R", "r", "x", " ", "\u2122", "\u00ae"]), max_size=12).map(
+        "".join
+    )
+)
+def test_a_mark_looked_for_at_c_speed_is_one_the_pattern_finds(text: str) -> None:
+    from rulediff.words.nature import _MARK, _marked
+
+    assert _marked(text) == (_MARK.search(text) is not None)
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
 @example("3'Z'Z")  # the chain where the tokens and the words part ways
