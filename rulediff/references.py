@@ -73,6 +73,22 @@ def find_references(text: str) -> list[Reference]:
 _ANY_DIGIT = re.compile(r"[1-9]")
 
 
+def _has_digit(text: str) -> bool:
+    """``_ANY_DIGIT.search(text)`` found one: nine C-speed looks for a character, where the character class is tried
+    at every position (most rule texts hold no reference, and were read through to their end)."""
+    return (
+        "1" in text
+        or "2" in text
+        or "3" in text
+        or "4" in text
+        or "5" in text
+        or "6" in text
+        or "7" in text
+        or "8" in text
+        or "9" in text
+    )
+
+
 # The words a lead-in reads ([Rr]ules?|[Ss]ections?), no two ending alike, and the most letters one has.
 _LEADS = ("rule", "rules", "Rule", "Rules", "section", "sections", "Section", "Sections")
 _LEAD_LONGEST = 8
@@ -116,7 +132,7 @@ def _search_reference(text: str, pos: int) -> re.Match[str] | None:
 def _references(text: str) -> tuple[Reference, ...]:
     # One grammar run per distinct text: matching, natures, muting and reports all ask about the same
     # texts, and most repeat unchanged from release to release. Every reference holds a digit 1-9.
-    if not _ANY_DIGIT.search(text):
+    if not _has_digit(text):
         return ()
     refs: list[Reference] = []
     pos = 0

@@ -416,6 +416,13 @@ def test_the_words_a_rename_reads_split_at_c_speed_are_the_pattern_s(text: str) 
     assert _word_list.__wrapped__(text) == _WORD.findall(plain(text))
 
 
+@given(st.text(alphabet=st.sampled_from("0123456789a .\u0661\u00b2\uff11"), max_size=8))
+def test_a_digit_looked_for_at_c_speed_is_one_the_class_finds(text: str) -> None:
+    from rulediff.references import _ANY_DIGIT, _has_digit
+
+    assert _has_digit(text) == (_ANY_DIGIT.search(text) is not None)
+
+
 @given(
     st.lists(st.sampled_from(["(", ")", "tm", "TM", "Tm", "R", "r", "x", " ", "\u2122", "\u00ae"]), max_size=12).map(
         "".join
