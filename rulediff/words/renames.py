@@ -50,14 +50,22 @@ def covering(spellings: tuple[str, ...]) -> tuple[str, ...]:
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
     # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
     # first word alone would not: "he or she" starts with the "he" of every "the").
-    spellings = covering(spellings)
-    for words in spelling_words(spellings):
+    words_of, pattern = _use_test(spellings)
+    for words in words_of:
         for w in words:
             if w not in text:
                 break
         else:
-            return whole_words(spellings).search(text) is not None
+            return pattern.search(text) is not None
     return False
+
+
+@lru_cache(maxsize=256)
+def _use_test(spellings: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], re.Pattern[str]]:
+    """What :func:`uses` asks of a text: the words of the spellings no other one is a part of, and their pattern
+    (one lookup per text, where each of the three was looked up by the spellings)."""
+    covered = covering(spellings)
+    return spelling_words(covered), whole_words(covered)
 
 
 @lru_cache(maxsize=256)
