@@ -73,11 +73,25 @@ def find_references(text: str) -> list[Reference]:
 _ANY_DIGIT = re.compile(r"[1-9]")
 
 
-# The words a lead-in ends with, and the most letters one has ("sections").
+def _has_digit(text: str) -> bool:
+    """``_ANY_DIGIT.search(text)`` found one: nine C-speed looks for a character, where the character class is tried
+    at every position (most rule texts hold no reference, and were read through to their end)."""
+    return (
+        "1" in text
+        or "2" in text
+        or "3" in text
+        or "4" in text
+        or "5" in text
+        or "6" in text
+        or "7" in text
+        or "8" in text
+        or "9" in text
+    )
+
+
+# The words a lead-in reads ([Rr]ules?|[Ss]ections?), no two ending alike, and the most letters one has.
+_LEADS = ("rule", "rules", "Rule", "Rules", "section", "sections", "Section", "Sections")
 _LEAD_LONGEST = 8
-
-
-_LEAD_SHORTEST = 4
 
 
 # Where a number the grammar reads can start: three digits not followed by a fourth (it reads no longer run,
@@ -99,10 +113,15 @@ def _search_reference(text: str, pos: int) -> re.Match[str] | None:
         at = d.start()
         k = pos + len(text[pos:at].rstrip())  # where the spaces before the digits start (str.isspace is \s)
         if k < at:  # spaces before the digits: a lead-in may end where they start
-            for s in range(max(pos, k - _LEAD_LONGEST), k - _LEAD_SHORTEST + 1):
-                m = _REF_RE.match(text, s)
-                if m is not None:
-                    return m
+            # ... and only there: one of its words ending at k (no two of them end alike), which can start no
+            # other match before the digits (one reading a number there would start at an earlier number).
+            lo = max(pos, k - _LEAD_LONGEST)
+            for lead in _LEADS:
+                if text.endswith(lead, lo, k):
+                    m = _REF_RE.match(text, k - len(lead))
+                    if m is not None:
+                        return m
+                    break
         m = _REF_RE.match(text, at)
         if m is not None:
             return m
@@ -113,7 +132,7 @@ def _search_reference(text: str, pos: int) -> re.Match[str] | None:
 def _references(text: str) -> tuple[Reference, ...]:
     # One grammar run per distinct text: matching, natures, muting and reports all ask about the same
     # texts, and most repeat unchanged from release to release. Every reference holds a digit 1-9.
-    if not _ANY_DIGIT.search(text):
+    if not _has_digit(text):
         return ()
     refs: list[Reference] = []
     pos = 0

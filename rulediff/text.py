@@ -101,7 +101,9 @@ def normalize(text: str) -> str:
     # str.split() with no argument splits on every Unicode space (no-break, U+2028, tabs...). Every
     # such space but " " is unprintable, so a printable text needs the split only for doubled or
     # outer spaces -- and most texts have none (the check is one C pass; the split builds every word).
-    if not s.isprintable() or "  " in s or s[:1] == " " or s[-1:] == " ":
+    # An ASCII text needs it only for one of its other spaces: nine C-speed looks for a character, where
+    # isprintable asks the character table about every character.
+    if (_other_ascii_space(s) if s.isascii() else not s.isprintable()) or "  " in s or s[:1] == " " or s[-1:] == " ":
         s = " ".join(s.split())
     if "-" in s:
         if " -" in s or "- " in s or "--" in s:
@@ -111,6 +113,21 @@ def normalize(text: str) -> str:
         if p in s:
             s = s.replace(p, p[1])
     return s
+
+
+def _other_ascii_space(s: str) -> bool:
+    """``s`` (ASCII) holds a space other than " ": one str.split() splits on."""
+    return (
+        "\n" in s
+        or "\t" in s
+        or "\r" in s
+        or "\x0b" in s
+        or "\x0c" in s
+        or "\x1c" in s
+        or "\x1d" in s
+        or "\x1e" in s
+        or "\x1f" in s
+    )
 
 
 # Every dash and hyphen, for search: words either side stay two words ("actions\u2014untapping", "turn-based").

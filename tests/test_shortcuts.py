@@ -346,6 +346,95 @@ def test_the_rename_pattern_matches_where_the_first_one_did(text: str, spellings
 
 
 @settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "A", "an", "An", " ", "  ", "\n", "his", "or", "her", "EDH", "x", "'", ".", "s", "an EDH"]
+        ),
+        max_size=14,
+    ).map("".join),
+    st.lists(
+        st.sampled_from(["his or her", "His or her", "EDH", "her", "an EDH", "A x", "x"]),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ),
+)
+def test_a_rename_read_back_from_its_spellings_is_the_whole_pattern_s(text: str, spellings: list[str]) -> None:
+    # A rename finds its spellings by their own pattern and reads the article before each back from there: the
+    # text it makes is the one the whole pattern (the article optional, first) makes.
+    from rulediff.words.renames import _replace, _sub, _substitution, whole_words
+
+    to = {s: s.upper() + "!" for s in spellings}
+    whole = _substitution(tuple(spellings)).sub(lambda m: _replace(m, to), text)
+    assert _sub(whole_words(tuple(spellings)), to, text) == whole
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "rule ",
+                "rules ",
+                "section ",
+                "Sections ",
+                "702.15",
+                "601.2b",
+                "7",
+                "119",
+                "'",
+                "''",
+                '"',
+                "-",
+                " ",
+                ",",
+                "and ",
+                "h",
+                "a",
+                ".",
+                "x",
+            ]
+        ),
+        max_size=16,
+    ).map("".join)
+)
+def test_a_text_masked_in_one_quote_style_is_its_mask_in_that_style(text: str) -> None:
+    # nature_of reads the references of a text's one-quote-style form from the mask of the text itself.
+    from rulediff.text import mask_references
+    from rulediff.words.nature import one_quote_style
+
+    assert mask_references(one_quote_style(text)) == one_quote_style(mask_references(text))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab3_1 .-,Zx9'\u2019\u00e9\n\u201c\u2014\u2018"), max_size=24))
+def test_the_words_a_rename_reads_split_at_c_speed_are_the_pattern_s(text: str) -> None:
+    from rulediff.matcher.phrases import plain
+    from rulediff.matcher.terms import _WORD, _word_list
+
+    assert _word_list.__wrapped__(text) == _WORD.findall(plain(text))
+
+
+@given(st.text(alphabet=st.sampled_from("0123456789a .\u0661\u00b2\uff11"), max_size=8))
+def test_a_digit_looked_for_at_c_speed_is_one_the_class_finds(text: str) -> None:
+    from rulediff.references import _ANY_DIGIT, _has_digit
+
+    assert _has_digit(text) == (_ANY_DIGIT.search(text) is not None)
+
+
+@given(
+    st.lists(st.sampled_from(["(", ")", "tm", "TM", "Tm", "R", "r", "x", " ", "\u2122", "\u00ae"]), max_size=12).map(
+        "".join
+    )
+)
+def test_a_mark_looked_for_at_c_speed_is_one_the_pattern_finds(text: str) -> None:
+    from rulediff.words.nature import _MARK, _marked
+
+    assert _marked(text) == (_MARK.search(text) is not None)
+
+
+@settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab3_'\u2019 .-\u00e9\u0661\u00b2Zx\u0301"), max_size=24))
 @example("3'Z'Z")  # the chain where the tokens and the words part ways
 @example("3\u2019Z\u2019Z")

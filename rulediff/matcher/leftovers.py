@@ -90,9 +90,16 @@ class ContentIndex:
         fresh = [k for k in nodes if k not in self.size]
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
-            indexed = texts(self.side, fresh)
-            for k in indexed:
+            level, rules = self.side.level, self.side.rules
+            indexed = []
+            for k in fresh:
+                # (texts() written out: each node's words looked up once)
+                if level[k] not in _TEXT_LEVELS or rules[k].title:
+                    continue
                 bag = content(masked(k))
+                if not bag:
+                    continue
+                indexed.append(k)
                 size[k] = len(bag)
                 for w in bag:
                     where[w].append(k)
@@ -122,12 +129,14 @@ class ContentIndex:
         found = self.found.get(text)
         if found is None:
             get, common = self.where.get, self.common
-            hits: Counter[int] = Counter()
+            # (The lists of its words joined, and counted once: a Counter's update costs more than a list's.)
+            held: list[int] = []
             bag = content(text)
             for w in bag:
                 ks = get(w)
                 if ks is not None and len(ks) <= common:
-                    hits.update(ks)
+                    held += ks
+            hits = Counter(held)
             size, sizes = len(bag), self.size
             found = self.found[text] = sorted(k for k, n in hits.items() if n >= 2 and n * 5 >= 2 * min(size, sizes[k]))
         return [k for k in found if k not in paired]

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from ..text import words
+from ..text import word_tuple
 from .thresholds import (
     BETTER_BY,
     CONTAINED,
@@ -31,8 +31,10 @@ _STOP = frozenset(
 
 @lru_cache(maxsize=1 << 14)
 def content(text: str) -> frozenset[str]:
-    """The distinct words of ``text`` that carry its meaning (remembered: one alignment asks about a text often)."""
-    return frozenset(words(text)).difference(_STOP)
+    """The distinct words of ``text`` that carry its meaning (remembered: one alignment asks about a text often). Read
+    in its remembered words (text.word_tuple): most masked texts hold no reference and are their comparison text,
+    whose words the split and merge search counts too."""
+    return frozenset(word_tuple(text)).difference(_STOP)
 
 
 class Likeness:

@@ -46,13 +46,19 @@ class _Pool:
         self.bags = bags
         # A bag of fewer words than a part needs cannot hold enough of it (most bags: an edit's few words).
         self.sizes = {k: sum(bag.values()) for k, bag in bags.items()}
-        self.index: dict[tuple[int | None, str], list[int]] = {}
+        # level -> word -> the bags holding it (a dict per level: no (level, word) key made per word looked up)
+        self.index: dict[int | None, dict[str, list[int]]] = {}
         for k, bag in bags.items():
             # Found by parts of its level and of the level below (2025-11-14's rule 500.5 gave subrule 500.5a).
             lv = levels[k]
             for at in (lv,) if lv is None else (lv, lv + 1):
+                by_word = self.index.setdefault(at, {})
                 for w in bag:
-                    self.index.setdefault((at, w), []).append(k)
+                    held = by_word.get(w)
+                    if held is None:
+                        by_word[w] = [k]
+                    else:
+                        held.append(k)
 
     def containing(self, part: Counter[str], level: int | None) -> int | None:
         """The bag that holds at least CONTAINMENT of ``part``'s words (counted with repeats), the one holding
@@ -67,10 +73,10 @@ class _Pool:
         need = _needed(total)
         left = total - need + 1
         # The words no bag holds come first (rarest of all) and bring no candidate: most parts' first words.
-        get = self.index.get
+        get = self.index.get(level, _NONE).get
         held: list[tuple[int, str, int, list[int]]] = []
         for w, n in part.items():
-            bags = get((level, w))
+            bags = get(w)
             if bags is None:
                 left -= n
             else:
@@ -95,6 +101,9 @@ class _Pool:
             if got >= need and (best is None or (got, got / sizes[k]) > best[:2]):
                 best = (got, got / sizes[k], k)
         return best[2] if best else None
+
+
+_NONE: dict[str, list[int]] = {}
 
 
 def _needed(total: int) -> int:

@@ -87,7 +87,43 @@ _WORD = re.compile(r"[^\W\d_][\w]*(?:'\w+)?")
 def _word_list(text: str) -> list[str]:
     # Remembered (and shared: not to be changed): consecutive releases share most texts, and a series aligns each
     # release twice.
-    return _WORD.findall(plain(text))
+    t = plain(text)
+    if not t.isascii():
+        # Marks no word holds (curly quotes, dashes) part words as a space does: the words are the same.
+        for c in _MARKS:
+            if c in t:
+                t = t.replace(c, " ")
+        if not t.isascii():
+            return _WORD.findall(t)
+    # An ASCII text: its words are in its runs of word characters and apostrophes, split at C speed (no word
+    # reaches past one), each from its first letter on (the digits and "_" before it start no word; the pattern's
+    # \w* then takes the rest of the run), but for an apostrophe that ends it. A run that an apostrophe starts,
+    # or that holds two, is read with the pattern.
+    spaced = _NO_LETTER_FIRST.sub(" ", " " + t.encode("ascii").translate(_NOT_WORD_BYTES).decode("ascii"))
+    runs = spaced.split()
+    if "'" not in spaced:
+        return runs
+    ends = spaced + " "
+    if "' " not in ends and " '" not in ends and "''" not in spaced and _TWO_APOSTROPHES.search(spaced) is None:
+        return runs
+    out = []
+    for run in runs:
+        if run[0] != "'" and run.count("'") == 1:
+            out.append(run[:-1] if run[-1] == "'" else run)
+        elif "'" in run:
+            out.extend(_WORD.findall(run))
+        else:
+            out.append(run)
+    return out
+
+
+# Every byte that is neither a word character (ASCII letters, digits, "_") nor an apostrophe, as a space.
+_NOT_WORD_BYTES = bytes(c if chr(c).isalnum() or chr(c) in "_'" else 32 for c in range(128)) + bytes([32] * 128)
+# The digits and "_" that start a run (after a space), before its first letter.
+_NO_LETTER_FIRST = re.compile(r" [0-9_]+")
+_TWO_APOSTROPHES = re.compile(r"'\w+'")
+# Marks of the releases' texts outside ASCII that no word holds.
+_MARKS = "\u201c\u201d\u2018\u2013\u2014\u2122\u00ae\u221e\u00a0\u2028"
 
 
 @lru_cache(maxsize=1 << 14)
@@ -209,17 +245,20 @@ def telling_words(edits: list[Edit]) -> tuple[set[str], set[str]]:
     each edit changed (:func:`middles`): lost by several edits and kept by almost none (the old term: a word of a
     phrase of kept words too, "creature" of "target creature or player" -> "any target"), or gained so (the new
     one)."""
-    lost: Counter[str] = Counter()
-    gained: Counter[str] = Counter()
-    kept: Counter[str] = Counter()
+    # (Every edit's words listed, and counted once at the end: a Counter's update costs more than the list's.)
+    lost_in: list[str] = []
+    gained_in: list[str] = []
+    kept_in: list[str] = []
     titled: set[str] = set()  # words a rule's title lost
     for e in edits:
-        wa, wb = (_words(m) for m in middles(e.old, e.new))
-        lost.update(wa - wb)
-        gained.update(wb - wa)
-        kept.update(wa & wb)
+        ma, mb = middles(e.old, e.new)
+        wa, wb = _words(ma), _words(mb)
+        lost_in.extend(wa - wb)
+        gained_in.extend(wb - wa)
+        kept_in.extend(wa & wb)
         if e.old_title and e.old_title != e.new_title:
             titled |= _words(e.old_title) - _words(e.new_title or "")
+    lost, gained, kept = Counter(lost_in), Counter(gained_in), Counter(kept_in)
     return (
         {w for w, n in lost.items() if n >= (MIN_NAMED if w in titled else MIN_RULES) and kept[w] <= MAX_LEFT * n},
         {w for w, n in gained.items() if n >= MIN_RULES and kept[w] <= MAX_LEFT * n},

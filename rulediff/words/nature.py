@@ -30,7 +30,7 @@ def nature_of(
         return None
     a = normalize(old) if old_norm is None else old_norm
     b = normalize(new) if new_norm is None else new_norm
-    if a == b or lossy_equal(a, b, _MARK.search(old) is not None or _MARK.search(new) is not None):
+    if a == b or lossy_equal(a, b, _marked(old) or _marked(new)):
         return Nature.TYPOGRAPHY_ONLY
     # Read again in one quote style when either side has a single quote: 'the Legend rule.' and "the Legend
     # rule." (2002-10-07) say the same.
@@ -38,19 +38,29 @@ def nature_of(
     if qa == qb:
         return Nature.TYPOGRAPHY_ONLY
     nmap = number_map or {}
-    if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _references_follow(qa, qb, nmap)):
+    if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _quoted_follow(a, b, qa, qb, nmap)):
         return Nature.REFERENCES_ONLY
     if renames:
         r = normalize(substitute(old, renames))
         if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
             return Nature.RENAMED
-        if "'" in r and _references_follow(one_quote_style(r), qb, nmap):
+        if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
             return Nature.RENAMED
     return Nature.SUBSTANTIVE
 
 
 def _references_follow(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:
     return mask_references(a) == mask_references(b) and references_follow(a, b, number_map)
+
+
+def _quoted_follow(a: str, b: str, qa: str, qb: str, number_map: dict[str, str | list[str]]) -> bool:
+    """:func:`_references_follow` of ``qa`` and ``qb``, the :func:`one_quote_style` of ``a`` and ``b``: their masked
+    forms are those of ``a`` and ``b`` in one quote style (no reference holds a quotation mark, and the grammar
+    reads a quote as it reads any other mark: test_shortcuts holds the two together), so the quoted forms, new
+    texts, are read for references only when those agree."""
+    if one_quote_style(mask_references(a)) != one_quote_style(mask_references(b)):
+        return False
+    return references_follow(qa, qb, number_map)
 
 
 def one_quote_style(text: str) -> str:
@@ -73,6 +83,15 @@ def quote_style_equal(a: str, b: str) -> bool:
 _LOSSY_SPLIT = re.compile(r"( \? |\?)")
 _QUOTES = re.compile(r"(['\"])")
 _MARK = re.compile(r"\u2122|\u00ae|\((?:tm|TM|Tm|R|r)\)")
+_MARK_IN_PARENTHESES = re.compile(r"\((?:tm|TM|Tm|R|r)\)")
+
+
+def _marked(text: str) -> bool:
+    """``_MARK.search(text)`` found something: the two signs looked for at C speed (an alternation that starts with
+    them is tried at every position), the marks in parentheses searched from their "(" only where there is one."""
+    return "\u2122" in text or "\u00ae" in text or ("(" in text and _MARK_IN_PARENTHESES.search(text) is not None)
+
+
 _STOOD_FOR = "'\"?-"  # what a lone "?" may stand for: a quote, an apostrophe, itself, a dash
 
 

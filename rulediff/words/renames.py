@@ -50,14 +50,22 @@ def covering(spellings: tuple[str, ...]) -> tuple[str, ...]:
 def uses(text: str, spellings: tuple[str, ...]) -> bool:
     # A whole-word match holds every word of a spelling: a few substring tests rule most texts out (the
     # first word alone would not: "he or she" starts with the "he" of every "the").
-    spellings = covering(spellings)
-    for words in spelling_words(spellings):
+    words_of, pattern = _use_test(spellings)
+    for words in words_of:
         for w in words:
             if w not in text:
                 break
         else:
-            return whole_words(spellings).search(text) is not None
+            return pattern.search(text) is not None
     return False
+
+
+@lru_cache(maxsize=256)
+def _use_test(spellings: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], re.Pattern[str]]:
+    """What :func:`uses` asks of a text: the words of the spellings no other one is a part of, and their pattern
+    (one lookup per text, where each of the three was looked up by the spellings)."""
+    covered = covering(spellings)
+    return spelling_words(covered), whole_words(covered)
 
 
 @lru_cache(maxsize=256)
@@ -79,16 +87,57 @@ def substitute(text: str, renames: Sequence[Rename]) -> str:
 def renamed_text(text: str, r: Rename) -> str:
     """``text``, which uses an old spelling of ``r`` (:func:`uses` said so, or :func:`text_users` found it), read
     in the new words: :func:`substitute` of one rename without asking again."""
-    return _renamed_in(text, _substitution(old_spellings(r.spellings)), dict(r.spellings), r.quoted)
+    return _renamed_in(text, whole_words(old_spellings(r.spellings)), dict(r.spellings), r.quoted)
 
 
 def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quotes: bool) -> str:
-    def one(m: re.Match[str]) -> str:
-        return _replace(m, to)
-
     if not in_quotes:
-        return pattern.sub(one, text)
-    return QUOTED.sub(lambda q: pattern.sub(one, q.group(0)), text)
+        return _sub(pattern, to, text)
+    return QUOTED.sub(lambda q: _sub(pattern, to, q.group(0)), text)
+
+
+def _sub(pattern: re.Pattern[str], to: dict[str, str], text: str) -> str:
+    """``_substitution(spellings).sub`` of ``text`` with :func:`_replace` (``pattern``: ``whole_words(spellings)``):
+    the spellings found by their own pattern, which starts with a literal and is searched for at C speed, and the
+    article before each read back from where it ends (the article's pattern, optional and first, was tried at
+    every position of the text: most of a rename's cost). A match takes the article right before its spelling
+    when the article starts after the match before it, as the whole pattern's leftmost match does; a spelling
+    that itself starts with an article is read by the whole pattern (test_shortcuts holds the two together)."""
+    if _starts_with_article(pattern):
+        return _substitution_of(pattern).sub(lambda m: _replace(m, to), text)
+    out: list[str] = []
+    last = 0
+    for m in pattern.finditer(text):
+        q, word = m.start(), m.group(0)
+        art = gap = ""
+        g = q
+        while g > last and text[g - 1].isspace():
+            g -= 1
+        if g < q:
+            for p in (g - 2, g - 1):
+                if p >= last:
+                    a = _ARTICLE.match(text, p, q)
+                    if a is not None and a.end() == q:
+                        art, gap, q = a.group(1), a.group(2), p
+                        break
+        out.append(text[last:q])
+        out.append(_replacement(art, gap, word, to))
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+# The article a spelling may have before it, as _substitution reads it.
+_ARTICLE = re.compile(r"(?<![\w'\u2019])([Aa]n?)(\s+)")
+# A pattern of whole_words one of whose spellings starts with a word the article's pattern reads ("a", "An").
+_STARTS_WITH_ARTICLE = re.compile(r"(?:^\(\?:|\|)[Aa]n?\(\?<!")
+
+
+@lru_cache(maxsize=256)
+def _starts_with_article(pattern: re.Pattern[str]) -> bool:
+    return _STARTS_WITH_ARTICLE.search(pattern.pattern) is not None
 
 
 # A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line.
@@ -112,12 +161,21 @@ def new_spellings(spellings: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=256)
 def _substitution(spellings: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + whole_words(spellings).pattern)
+    return _substitution_of(whole_words(spellings))
+
+
+def _substitution_of(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` (of :func:`whole_words`) with the article before a spelling ("an EDH game")."""
+    return re.compile(r"(?:(?<![\w'\u2019])(?P<art>[Aa]n?)(?P<gap>\s+))?" + pattern.pattern)
 
 
 def _replace(m: re.Match[str], to: dict[str, str]) -> str:
     art, gap = m.group("art"), m.group("gap")
     word = m.group(0)[len(art) + len(gap) :] if art else m.group(0)
+    return _replacement(art or "", gap or "", word, to)
+
+
+def _replacement(art: str, gap: str, word: str, to: dict[str, str]) -> str:
     new = to[" ".join(word.split())]
     if not art:
         return new
