@@ -162,6 +162,52 @@ def test_a_pair_both_split_and_merged_into_is_neither(tmp_path: Path) -> None:
     )
 
 
+def _numbered(
+    old: Document, new: Document, found: tuple[dict[int, int], dict[int, list[int]], dict[int, list[int]]]
+) -> tuple[dict[str, str], dict[str, list[str]], dict[str, list[str]]]:
+    """What _sentences_only found, by number."""
+    links, splits, merges = found
+    na = {k: str(r.number) for k, r in enumerate(old.rules)}
+    nb = {k: str(r.number) for k, r in enumerate(new.rules)}
+    return (
+        {na[i]: nb[j] for i, j in links.items()},
+        {na[i]: [nb[j] for j in js] for i, js in splits.items()},
+        {nb[j]: [na[i] for i in olds] for j, olds in merges.items()},
+    )
+
+
+def test_a_text_saying_runs_of_several_texts_goes_to_none(tmp_path: Path) -> None:
+    # 700.1 says the first sentence of 100.2 and of 100.3 alike: which of them it came from is not told.
+    old, new = _mini(
+        tmp_path, [("100.2", " ".join(W[:2])), ("100.3", " ".join((W[0], W[2])))], [("700.1", _reworded(W[0]))]
+    )
+    assert _numbered(old, new, _sentences_only(old, new)) == ({}, {}, {})
+    old, new = _mini(tmp_path, [("100.2", " ".join(W[:2]))], [("700.1", _reworded(W[0]))])
+    assert _numbered(old, new, _sentences_only(old, new)) == ({"100.2": "700.1"}, {}, {})
+
+
+def test_a_sentence_two_texts_say_is_given_to_neither(tmp_path: Path) -> None:
+    # 100.2 and 100.3 both say 700.1's first sentence; 100.3 also says 700.2's first (it is counted against 700.1's
+    # all the same) ...
+    first = "Alpha bravo charlie delta echo foxtrot golf hotel."
+    news = [
+        ("700.1", " ".join((first, W[1], W[2]))),
+        ("700.2", " ".join(("Alpha bravo charlie delta india juliet kilo lima.", W[3], W[4]))),
+    ]
+    twice = [
+        ("100.2", "Alpha bravo charlie delta echo foxtrot golf zinc."),
+        ("100.3", "Alpha bravo charlie delta echo foxtrot kilo lima."),
+    ]
+    old, new = _mini(tmp_path, twice, news)
+    assert _numbered(old, new, _sentences_only(old, new)) == ({}, {}, {})
+    old, new = _mini(tmp_path, twice[:1], news)
+    assert _numbered(old, new, _sentences_only(old, new)) == ({"100.2": "700.1"}, {}, {})
+    # ... and so does a text saying it with the sentence after it.
+    overlapping = [("100.2", _reworded(W[0])), ("100.3", " ".join((_reworded(W[0], "tin"), _reworded(W[1], "iron"))))]
+    old, new = _mini(tmp_path, overlapping, [("700.1", " ".join(W[:4]))])
+    assert _numbered(old, new, _sentences_only(old, new)) == ({}, {}, {})
+
+
 def test_a_hand_unlink_is_not_made_again_here(tmp_path: Path) -> None:
     old, new = _mini(
         tmp_path, [("100.2", " ".join(W[:3]))], [("700.1", _reworded(W[0])), ("700.2", _reworded(W[1], "tin"))]

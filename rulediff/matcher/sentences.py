@@ -7,7 +7,7 @@
 # 613.11 is 419.6h's first two sentences word for word, 613.11a and 613.11b the other two. Here, after the links and
 # groups are made, a run of a text's sentences that a text left unpaired on the other side says nearly as they stand
 # makes that text a part of its split (or a member of its merge, the other way round). One rule both ways round but
-# for what a text left unpaired itself must have said again: an old one, most of its words (COVERED), for what is
+# for what a text left unpaired itself must have said again: an old one, at least half its words (COVERED), for what is
 # left of it to be carried (2003-07-01's 308.2c is one of the six sentences of 308.2, which became the whole of the
 # steps of declaring attackers: 308.2 is not linked to it); a new one, any run of its sentences, for the old text
 # saying it is carried whole (2001-07-23's 214.9a opens with the old 214.9a and goes on). So aligning B -> A mirrors
@@ -56,8 +56,9 @@ def said_again(
     """The texts of ``free`` (nodes of ``o``) that say a run of a holder's sentences (a node of ``s``, a key of
     ``holders``, of two sentences or more) nearly as they stand -- HELD_TEXT alike, the likeness the held texts'
     sentences have to their holders (held.py) -- when the holder's counterparts (``holders``' values) do not say
-    that run as well: holder -> what says its runs. A free text said by several holders, and a run said by
-    several free texts (boilerplate: every step's "Then the active player gets priority"), are left out; so are
+    that run or a stretch of it: holder -> what says its runs. A free text saying runs of several holders, and one
+    saying a sentence another free text says too (boilerplate: every step's "Then the active player gets
+    priority"), are left out; so are
     those of a holder of ``alone`` (one with no counterpart) whose runs said again are less than COVERED of its
     words (a sentence of a rule rewritten whole: 2003-07-01's 308.2c is one of the six of 308.2, which became the
     steps of declaring attackers)."""
@@ -84,23 +85,30 @@ def said_again(
             if like < cutoff or any(fuzz.partial_ratio(run, o.masked(y)) >= cutoff for y in holders[k]):
                 continue
             found[x].append((k, best, like / 100))
+    # (how many texts say each sentence of a holder, every text found counted, whichever other holders it says)
     told: defaultdict[tuple[int, int], int] = defaultdict(int)
     for hits in found.values():
-        if len(hits) == 1:
-            told[hits[0][:2]] += 1
+        for k, r, _ in hits:
+            for at in range(*runs[k][r][1:]):
+                told[k, at] += 1
     out: defaultdict[int, list[Said]] = defaultdict(list)
     covered: defaultdict[int, set[int]] = defaultdict(set)  # holder -> its sentences said again
     for x, hits in sorted(found.items()):
-        if len(hits) == 1 and told[hits[0][:2]] == 1:
-            k, r, like = hits[0]
-            out[k].append(Said(x, like, *runs[k][r][1:]))
-            covered[k].update(range(*runs[k][r][1:]))
+        if len(hits) != 1:
+            continue
+        k, r, like = hits[0]
+        said = range(*runs[k][r][1:])
+        if all(told[k, at] == 1 for at in said):
+            out[k].append(Said(x, like, said.start, said.stop))
+            covered[k].update(said)
     return {k: xs for k, xs in out.items() if k not in alone or _share(said_by[k], covered[k]) >= COVERED}
 
 
 def near(bags: dict[int, frozenset[str]], have: dict[int, frozenset[str]]) -> dict[int, list[int]]:
-    """For each text of ``bags`` (its content words), the holders of ``have`` with half its words at least (what a
-    text as alike as HELD_TEXT to a run of a holder's sentences has in the holder): text -> those holders, in order.
+    """For each text of ``bags`` (its content words), the holders of ``have`` with half its words at least: text ->
+    those holders, in order. (A bar of this pass, not a bound of the likeness: a text saying a run nearly as it
+    stands has most of its words there, and one sharing fewer, as alike in characters, is held to say something
+    else: 2009-07-11's 605.4a, 0.72 like a sentence of the old 411.3 on 8 of its 18 words, is not taken.)
     A holder with none of the text's rarest words past that half has too few, so only those with one are counted
     (prefix filtering, as held._candidates)."""
     where: defaultdict[str, list[int]] = defaultdict(list)  # word -> the holders having it
@@ -171,6 +179,7 @@ def regroup_sentences(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[in
     said: dict[int, str] = {}
     made: list[Pair] = []
     for i, xs in sorted(into_a.items()):
+        xs = sorted(xs, key=_first)
         js = [x.node for x in xs]
         why = _says(str(a.labels[i]), [(str(b.labels[x.node]), x) for x in xs], new=False)
         if i in a2b:
@@ -180,8 +189,9 @@ def regroup_sentences(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[in
             made.append(Pair(i, js[0], xs[0].like, why, uncertain=True))
             a2b[i], b2a[js[0]] = js[0], i
             if len(js) > 1:
-                splits[i] = js
+                splits[i] = [js[0], *sorted(js[1:])]
     for j, xs in sorted(into_b.items()):
+        xs = sorted(xs, key=_first)
         olds = [x.node for x in xs]
         why = _says(str(b.labels[j]), [(str(a.labels[x.node]), x) for x in xs], new=True)
         if j in b2a:
@@ -191,12 +201,18 @@ def regroup_sentences(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[in
             made.append(Pair(olds[0], j, xs[0].like, why, uncertain=True))
             a2b[olds[0]], b2a[j] = j, olds[0]
             if len(olds) > 1:
-                merges[j] = olds
+                merges[j] = [olds[0], *sorted(olds[1:])]
     if said or made:
         pairs = [
             replace(p, reason=f"{p.reason}; {said[p.old]}", uncertain=True) if p.old in said else p for p in g.pairs
         ]
         g.pairs = sorted([*pairs, *made], key=lambda p: p.old)
+
+
+def _first(x: Said) -> tuple[float, int, int]:
+    """The order of the texts saying a holder's runs: the one a new link goes to first, the most alike (on ties,
+    the one saying the earliest sentences)."""
+    return (-x.like, x.first, x.node)
 
 
 def _told(found: dict[int, list[Said]]) -> set[int]:

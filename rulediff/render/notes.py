@@ -171,11 +171,11 @@ def _passages(
     """What an entry shows of a change: its label, the old and new passages (marked where they differ), and
     for a long list, the items added and removed instead."""
     (old_numbers, new_numbers), (olds, news) = numbers, rules
-    if shown == Shown.SPLIT and len(news) == len(ch.new):
+    if shown == Shown.SPLIT:
         # (a split's parts, and a merge's sources, in the order the release has them)
         at = sorted(range(len(news)), key=ch.new.__getitem__)
         new_numbers, news = [new_numbers[k] for k in at], [news[k] for k in at]
-    elif shown == Shown.MERGED and len(olds) == len(ch.old):
+    elif shown == Shown.MERGED:
         at = sorted(range(len(olds)), key=ch.old.__getitem__)
         old_numbers, olds = [old_numbers[k] for k in at], [olds[k] for k in at]
     old_text = "\n".join(r.text for r in olds)
