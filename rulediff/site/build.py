@@ -100,8 +100,9 @@ def _build(
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
     # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
-    # second one's start would take the core this process works on, for less than it saves.
-    size = max(4, -(-len(visit) // 6))
+    # second one's start would take the core this process works on, for less than it saves; and as one run
+    # (a release two of those pages share is read once, the archive opened once).
+    size = max(1, len(visit)) if len(visit) <= FEW_DIFF_PAGES else max(4, -(-len(visit) // 6))
     chunks = [visit[k : k + size] for k in range(0, len(visit), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
