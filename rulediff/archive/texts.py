@@ -84,21 +84,30 @@ class Texts:
         rows = self.store.db.execute(f"SELECT {columns} FROM glossary ORDER BY version_id, pos")
         return {vid: list(group) for vid, group in groupby(rows, itemgetter(0)) if vid in wanted}
 
-    def saying(self, phrase: str) -> list[tuple[int, str]]:
-        """(version id, text) of every rule and glossary entry whose text holds ``phrase`` (its words in order,
-        as the search finds them; a glossary entry's text as written, case aside), in no order."""
-        words = re.findall(r"\w+", phrase)
-        if not words:
-            return []
-        query = '"' + " ".join(words) + '"'
-        rows = self.store.db.execute(
-            "SELECT r.version_id, b.text FROM bodies_fts f JOIN bodies b ON b.id = f.rowid"
-            " JOIN rules r ON r.body_id = b.id WHERE bodies_fts MATCH ?",
-            (query,),
-        ).fetchall()
-        rows += self.store.db.execute(
-            "SELECT version_id, text FROM glossary WHERE instr(lower(text), ?) > 0", (phrase.lower(),)
-        ).fetchall()
+    def saying(self, *phrases: str) -> list[tuple[int, str]]:
+        """(version id, text) of every rule and glossary entry whose text holds one of ``phrases`` (its words in
+        order, as the search finds them; a glossary entry's text as written, case aside), in no order: the
+        glossary is read once for them all."""
+        rows: list[tuple[Any, Any]] = []
+        likes: list[str] = []
+        for phrase in phrases:
+            words = re.findall(r"\w+", phrase)
+            if not words:
+                continue
+            query = '"' + " ".join(words) + '"'
+            rows += self.store.db.execute(
+                "SELECT r.version_id, b.text FROM bodies_fts f JOIN bodies b ON b.id = f.rowid"
+                " JOIN rules r ON r.body_id = b.id WHERE bodies_fts MATCH ?",
+                (query,),
+            ).fetchall()
+            # LIKE sets aside the case of ASCII letters only, as lower() folds only them: the phrase in lower case
+            # is found where instr(lower(text), phrase) finds it, without lowering every text.
+            likes.append("%" + re.sub(r"([%_\\])", r"\\\1", phrase.lower()) + "%")
+        if likes:
+            rows += self.store.db.execute(
+                "SELECT version_id, text FROM glossary WHERE " + " OR ".join(["text LIKE ? ESCAPE '\\'"] * len(likes)),
+                likes,
+            ).fetchall()
         return [(int(vid), str(text)) for vid, text in rows]
 
     def search_texts(self) -> dict[int, tuple[str, str]]:
