@@ -31,16 +31,24 @@ class Texts:
         are not themselves the first. A body keeps the line of each of its examples, so a rule with examples
         is stored again in every release in which a line before it moved: 19,785 bodies with examples in
         the official releases read 1,910 ways."""
+        return self.bodies_shown()[0]
+
+    def bodies_shown(self) -> tuple[dict[int, int], dict[int, tuple[str, str]]]:
+        """``bodies_read_alike`` and ``search_texts`` in one pass over the bodies (each one's examples read once)."""
         first: dict[tuple[str, tuple[str, ...]], int] = {}
-        out: dict[int, int] = {}
-        for body, text, examples in self.store.db.execute(
-            "SELECT id, text, examples FROM bodies WHERE examples IS NOT NULL ORDER BY id"
+        alike: dict[int, int] = {}
+        texts: dict[int, tuple[str, str]] = {}
+        for body, search, text, examples, notes in self.store.db.execute(
+            "SELECT id, search, text, examples, notes FROM bodies ORDER BY id"
         ):
-            shown = (text, tuple(examples_from_row(examples)))
-            same = first.setdefault(shown, body)
-            if same != body:
-                out[body] = same
-        return out
+            shown = [text]
+            if examples is not None:
+                shown += examples_from_row(examples)
+                same = first.setdefault((text, tuple(shown[1:])), body)
+                if same != body:
+                    alike[body] = same
+            texts[body] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
+        return alike, texts
 
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
@@ -112,13 +120,7 @@ class Texts:
 
     def search_texts(self) -> dict[int, tuple[str, str]]:
         """Body id -> (its searchable text, the text as printed: its text, examples and notes, a line each)."""
-        out = {}
-        for bid, search, text, examples, notes in self.store.db.execute(
-            "SELECT id, search, text, examples, notes FROM bodies"
-        ):
-            shown = [text, *(e[0] for e in json.loads(examples))] if examples else [text]
-            out[bid] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
-        return out
+        return self.bodies_shown()[1]
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:

@@ -81,7 +81,7 @@ def _build(
     pages, uncounted = _pages(arc, every, stands_by, names, parts)
     env = environment()
 
-    idx = RuleIndex.build(arc, versions, stands_by)
+    idx, texts = _index(arc, versions, stands_by)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     nav = named_pages(_neighbours(pages), pages, arc.names.all())
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
@@ -111,7 +111,7 @@ def _build(
     with worker_pool(1 if len(visit) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
         jobs = [pool.submit(_render_pages, *_items(arc, root, c, todo, nav, uncounted, plan, idx, w)) for c in chunks]
         glossary, terms = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
-        write_search(arc, versions, idx, glossary, w, env, diff_into)
+        write_search(arc, versions, idx, glossary, w, env, diff_into, texts.pop())  # (not held once written)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
         rules = RuleFiles(w) if plan else None
         lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress, rules)
@@ -163,6 +163,15 @@ def _timeline(arc: Archive) -> tuple[list[VersionRow], list[VersionRow], dict[in
     versions = [v for v in every if v.id not in aside]
     stands_by = {vid: release.id for vid in aside if (release := arc.versions.release_of(vid, every)) is not None}
     return every, versions, stands_by
+
+
+def _index(
+    arc: Archive, versions: list[VersionRow], stands_by: dict[int, int]
+) -> tuple[RuleIndex, list[dict[int, tuple[str, str]]]]:
+    """The rule index, and the texts the search index is made of (in a list, to hand over): the bodies are
+    read once for both, each one's examples decoded once."""
+    alike, texts = arc.texts.bodies_shown()
+    return RuleIndex.build(arc, versions, stands_by, alike), [texts]
 
 
 def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:

@@ -90,9 +90,16 @@ class RuleIndex:
     headed: set[int]
 
     @classmethod
-    def build(cls, arc: Archive, versions: list[VersionRow], stands_by: dict[int, int] | None = None) -> RuleIndex:
+    def build(
+        cls,
+        arc: Archive,
+        versions: list[VersionRow],
+        stands_by: dict[int, int] | None = None,
+        alike: dict[int, int] | None = None,
+    ) -> RuleIndex:
         """The index of the timeline ``versions``; a version beside a release (``stands_by``: its id -> the
-        release's) has no rows of its own on the rule pages, and its rule numbers lead where the release's do."""
+        release's) has no rows of its own on the rule pages, and its rule numbers lead where the release's do.
+        ``alike``: Archive.bodies_read_alike, when already read."""
         order = {v.id: k for k, v in enumerate(versions)}
         # Stored in the order they were added, read in release order (a release inserted before others was
         # added after them): every lineage's rows then come in release order, which its page and the
@@ -111,7 +118,8 @@ class RuleIndex:
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
         headed: set[int] = set()
-        alike = arc.texts.bodies_read_alike()
+        if alike is None:
+            alike = arc.texts.bodies_read_alike()
         ordered: dict[int, list[Row]] = {}
         n = 0  # the row's place among all rows in release order
         # A release at a time: its position and its maps are looked up once, not once per row.
