@@ -164,15 +164,7 @@ class RuleIndex:
                             headed.add(lin)
         for vid, release in (stands_by or {}).items():
             at[vid], kids[vid], heads[vid] = at[release], kids[release], heads[release]
-        sort_keys = {n: number_sort_key(n) for n in parents}
-        for per in kids.values():
-            for lst in per.values():
-                if len(lst) > 1:
-                    lst.sort(key=lambda c: sort_keys[c[0]])
-        # A rule's subrules go into every history page entry as they are: a tuple, made once, the same one for
-        # every release that has them alike (a rule's runs of releases compare them: at a glance when the same).
-        made: dict[Kids, Kids] = {}
-        subrules = {vid: {n: _once(tuple(lst), made) for n, lst in per.items()} for vid, per in kids.items()}
+        subrules = _subrules(kids, parents)
         complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
         return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered, headed)
@@ -196,6 +188,21 @@ class RuleIndex:
     def url(self, vid: int, number: str, up: str = "../") -> str | None:
         lin = self.lineage_at(vid, number)
         return up + self.paths[lin] if lin is not None else None
+
+
+def _subrules(
+    kids: dict[int, dict[str, list[tuple[str, int, int]]]], numbers: dict[str, str | None]
+) -> dict[int, dict[str, Kids]]:
+    """Each release's rules' subrules (``kids``, as met) in number order (``numbers``: every number met)."""
+    sort_keys = {n: number_sort_key(n) for n in numbers}
+    for per in kids.values():
+        for lst in per.values():
+            if len(lst) > 1:
+                lst.sort(key=lambda c: sort_keys[c[0]])
+    # A rule's subrules go into every history page entry as they are: a tuple, made once, the same one for every
+    # release that has them alike (a rule's runs of releases compare them: at a glance when the same).
+    made: dict[Kids, Kids] = {}
+    return {vid: {n: _once(tuple(lst), made) for n, lst in per.items()} for vid, per in kids.items()}
 
 
 def _once(kids: Kids, made: dict[Kids, Kids]) -> Kids:
