@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
+from operator import itemgetter
 
 from ..errors import ArchiveError, RulediffError
 from ..matcher.classify import align
@@ -305,19 +306,17 @@ class Lineages:
             )
         ]
 
-    def rule_index(self) -> list[tuple[int, int, str | None, str | None, int]]:
-        """(lineage, version id, number, title, body id) of every archived rule: one pass for the site. A rule
-        row of no archived version is damage (DamagedArchiveError)."""
+    def rule_index(self) -> tuple[list[tuple[int, int, str | None, int]], dict[int, str]]:
+        """(lineage, version id, number, body id) of every archived rule, and the title of every body that has
+        one: one pass for the site, which makes its rows of them. A rule row of no archived version is damage
+        (DamagedArchiveError)."""
         titles = dict(self.store.db.execute("SELECT id, title FROM bodies WHERE title IS NOT NULL").fetchall())
         known = {v.id for v in self.versions.all()}
-        out = []
-        for lin, vid, number, body in self.store.db.execute(
-            "SELECT lineage, version_id, number, body_id FROM rules ORDER BY rowid"
-        ):
-            if vid not in known:
-                raise orphan_rule(vid)
-            out.append((lin, vid, number, titles.get(body), body))
-        return out
+        rows = self.store.db.execute("SELECT lineage, version_id, number, body_id FROM rules ORDER BY rowid").fetchall()
+        stray = set(map(itemgetter(1), rows)) - known  # (at C speed: 300,000 rows)
+        if stray:
+            raise orphan_rule(next(vid for _, vid, _, _ in rows if vid in stray))
+        return rows, titles
 
     def marks(self, lineage: int) -> list[Mark]:
         """Where lineage ``lineage`` goes through a hand link, a cut, or an uncertain link."""

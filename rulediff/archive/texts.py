@@ -31,16 +31,24 @@ class Texts:
         are not themselves the first. A body keeps the line of each of its examples, so a rule with examples
         is stored again in every release in which a line before it moved: 19,785 bodies with examples in
         the official releases read 1,910 ways."""
+        return self.bodies_shown()[0]
+
+    def bodies_shown(self) -> tuple[dict[int, int], dict[int, tuple[str, str]]]:
+        """``bodies_read_alike`` and ``search_texts`` in one pass over the bodies (each one's examples read once)."""
         first: dict[tuple[str, tuple[str, ...]], int] = {}
-        out: dict[int, int] = {}
-        for body, text, examples in self.store.db.execute(
-            "SELECT id, text, examples FROM bodies WHERE examples IS NOT NULL ORDER BY id"
+        alike: dict[int, int] = {}
+        texts: dict[int, tuple[str, str]] = {}
+        for body, search, text, examples, notes in self.store.db.execute(
+            "SELECT id, search, text, examples, notes FROM bodies ORDER BY id"
         ):
-            shown = (text, tuple(examples_from_row(examples)))
-            same = first.setdefault(shown, body)
-            if same != body:
-                out[body] = same
-        return out
+            shown = [text]
+            if examples is not None:
+                shown += examples_from_row(examples)
+                same = first.setdefault((text, tuple(shown[1:])), body)
+                if same != body:
+                    alike[body] = same
+            texts[body] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
+        return alike, texts
 
     def body_contents(self, ids: Iterable[int]) -> dict[int, tuple[str, list[str]]]:
         """The rule text and example texts of each body id."""
@@ -84,32 +92,35 @@ class Texts:
         rows = self.store.db.execute(f"SELECT {columns} FROM glossary ORDER BY version_id, pos")
         return {vid: list(group) for vid, group in groupby(rows, itemgetter(0)) if vid in wanted}
 
-    def saying(self, phrase: str) -> list[tuple[int, str]]:
-        """(version id, text) of every rule and glossary entry whose text holds ``phrase`` (its words in order,
-        as the search finds them; a glossary entry's text as written, case aside), in no order."""
-        words = re.findall(r"\w+", phrase)
-        if not words:
-            return []
-        query = '"' + " ".join(words) + '"'
-        rows = self.store.db.execute(
-            "SELECT r.version_id, b.text FROM bodies_fts f JOIN bodies b ON b.id = f.rowid"
-            " JOIN rules r ON r.body_id = b.id WHERE bodies_fts MATCH ?",
-            (query,),
-        ).fetchall()
-        rows += self.store.db.execute(
-            "SELECT version_id, text FROM glossary WHERE instr(lower(text), ?) > 0", (phrase.lower(),)
-        ).fetchall()
+    def saying(self, *phrases: str) -> list[tuple[int, str]]:
+        """(version id, text) of every rule and glossary entry whose text holds one of ``phrases`` (its words in
+        order, as the search finds them; a glossary entry's text as written, case aside), in no order: the
+        glossary is read once for them all."""
+        rows: list[tuple[Any, Any]] = []
+        likes: list[str] = []
+        for phrase in phrases:
+            words = re.findall(r"\w+", phrase)
+            if not words:
+                continue
+            query = '"' + " ".join(words) + '"'
+            rows += self.store.db.execute(
+                "SELECT r.version_id, b.text FROM bodies_fts f JOIN bodies b ON b.id = f.rowid"
+                " JOIN rules r ON r.body_id = b.id WHERE bodies_fts MATCH ?",
+                (query,),
+            ).fetchall()
+            # LIKE sets aside the case of ASCII letters only, as lower() folds only them: the phrase in lower case
+            # is found where instr(lower(text), phrase) finds it, without lowering every text.
+            likes.append("%" + re.sub(r"([%_\\])", r"\\\1", phrase.lower()) + "%")
+        if likes:
+            rows += self.store.db.execute(
+                "SELECT version_id, text FROM glossary WHERE " + " OR ".join(["text LIKE ? ESCAPE '\\'"] * len(likes)),
+                likes,
+            ).fetchall()
         return [(int(vid), str(text)) for vid, text in rows]
 
     def search_texts(self) -> dict[int, tuple[str, str]]:
         """Body id -> (its searchable text, the text as printed: its text, examples and notes, a line each)."""
-        out = {}
-        for bid, search, text, examples, notes in self.store.db.execute(
-            "SELECT id, search, text, examples, notes FROM bodies"
-        ):
-            shown = [text, *(e[0] for e in json.loads(examples))] if examples else [text]
-            out[bid] = (search, "\n".join([*shown, *(json.loads(notes) if notes else [])]))
-        return out
+        return self.bodies_shown()[1]
 
     def search(self, phrase: str, limit: int = 500) -> list[dict[str, Any]]:
         """Rules whose text or examples contain ``phrase`` (FTS5 phrase query), one hit per rule lineage:

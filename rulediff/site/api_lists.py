@@ -174,11 +174,10 @@ def ability_words_in(text: str) -> list[str]:
 
 def _ability_words(arc: Archive, idx: RuleIndex) -> list[dict[str, Any]]:
     listed: dict[int, set[str]] = {}
-    for phrase in ("ability words are", "list of ability words"):
-        for vid, text in arc.texts.saying(phrase):
-            words = ability_words_in(text)
-            if words and vid in idx.order:
-                listed.setdefault(idx.order[vid], set()).update(words)
+    for vid, text in arc.texts.saying("ability words are", "list of ability words"):
+        words = ability_words_in(text)
+        if words and vid in idx.order:
+            listed.setdefault(idx.order[vid], set()).update(words)
     if not listed:
         return []
     with_list = sorted(listed)

@@ -81,7 +81,7 @@ def _build(
     pages, uncounted = _pages(arc, every, stands_by, names, parts)
     env = environment()
 
-    idx = RuleIndex.build(arc, versions, stands_by)
+    idx, texts = _index(arc, versions, stands_by)
     diff_into = {p.new.id: p.path for p in pages if p.role == "consecutive"}
     nav = named_pages(_neighbours(pages), pages, arc.names.all())
     # A diff page shows its pair's hand corrections: they are part of what it is built from.
@@ -100,8 +100,9 @@ def _build(
     # history pages link into the diff pages (to the rule's card, when the page has one), so they are
     # written afterwards. The diff pages go in runs of consecutive releases (a run reads each release once),
     # a few runs a worker, so the two workers balance. A few pages (a release added) go to one worker: a
-    # second one's start would take the core this process works on, for less than it saves.
-    size = max(4, -(-len(visit) // 6))
+    # second one's start would take the core this process works on, for less than it saves; and as one run
+    # (a release two of those pages share is read once, the archive opened once).
+    size = max(1, len(visit)) if len(visit) <= FEW_DIFF_PAGES else max(4, -(-len(visit) // 6))
     chunks = [visit[k : k + size] for k in range(0, len(visit), size)]
     # Spawned, not forked: a forked worker starts as a copy of this process (every document and cache it
     # holds after archiving), and that copy is counted again for each worker.
@@ -110,7 +111,7 @@ def _build(
     with worker_pool(1 if len(visit) <= FEW_DIFF_PAGES else 2, spawn=True) as pool:
         jobs = [pool.submit(_render_pages, *_items(arc, root, c, todo, nav, uncounted, plan, idx, w)) for c in chunks]
         glossary, terms = write_glossary_pages(arc, versions, diff_into, idx, w, env, memo, parts)
-        write_search(arc, versions, idx, glossary, w, env, diff_into)
+        write_search(arc, versions, idx, glossary, w, env, diff_into, texts.pop())  # (not held once written)
         steps = StepMaker(arc, versions, idx.url, diff_into, memo, parts)
         rules = RuleFiles(w) if plan else None
         lineage_pages, pending, work = plan_history_pages(arc, idx, diff_into, w, steps, progress, rules)
@@ -162,6 +163,15 @@ def _timeline(arc: Archive) -> tuple[list[VersionRow], list[VersionRow], dict[in
     versions = [v for v in every if v.id not in aside]
     stands_by = {vid: release.id for vid in aside if (release := arc.versions.release_of(vid, every)) is not None}
     return every, versions, stands_by
+
+
+def _index(
+    arc: Archive, versions: list[VersionRow], stands_by: dict[int, int]
+) -> tuple[RuleIndex, list[dict[int, tuple[str, str]]]]:
+    """The rule index, and the texts the search index is made of (in a list, to hand over): the bodies are
+    read once for both, each one's examples decoded once."""
+    alike, texts = arc.texts.bodies_shown()
+    return RuleIndex.build(arc, versions, stands_by, alike), [texts]
 
 
 def _page_key(p: Page, nav: dict[str, Any], fixed: dict[str, str]) -> str:

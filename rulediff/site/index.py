@@ -152,11 +152,15 @@ def write_search(
     w: SiteWriter,
     env: Any,
     diff_into: dict[int, str] | None = None,
+    texts: dict[int, tuple[str, str]] | None = None,
 ) -> None:
     """search.html and its prebuilt index (a script, so it loads from file:// with no server): rule texts
     and glossary entries, each with the page it leads to, and the releases by code, set name and label,
-    each leading to its diff page (``diff_into``: release id -> the page of the pair it ends)."""
-    rules = sorted(_search_spans(idx, arc.texts.search_texts()), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
+    each leading to its diff page (``diff_into``: release id -> the page of the pair it ends). ``texts``:
+    Archive.search_texts, when already read."""
+    if texts is None:
+        texts = arc.texts.search_texts()
+    rules = sorted(_search_spans(idx, texts), key=lambda e: (e[3], idx.paths[e[2]], e[0]))
     entries: list[list[Any]] = [[e[0], e[1], idx.paths[e[2]], e[3], e[4], "r"] for e in rules]
     for g in glossary:
         entries.append([g["text"], g["term"], g["path"], g["first"], g["last"], "g"])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ..archive import Archive, VersionRow
@@ -14,6 +16,8 @@ from ..numbering import RuleNumber
 
 # (lineage, version id, number, title, body id), as Archive.rule_index gives them
 Row = tuple[int, int, str | None, str | None, int]
+# a rule's subrules in one release: (number, body id, lineage) each, in number order
+Kids = tuple[tuple[str, int, int], ...]
 
 
 def file_slug(text: str) -> str:
@@ -86,18 +90,26 @@ class RuleIndex:
     headed: set[int]
 
     @classmethod
-    def build(cls, arc: Archive, versions: list[VersionRow], stands_by: dict[int, int] | None = None) -> RuleIndex:
+    def build(
+        cls,
+        arc: Archive,
+        versions: list[VersionRow],
+        stands_by: dict[int, int] | None = None,
+        alike: dict[int, int] | None = None,
+    ) -> RuleIndex:
         """The index of the timeline ``versions``; a version beside a release (``stands_by``: its id -> the
-        release's) has no rows of its own on the rule pages, and its rule numbers lead where the release's do."""
+        release's) has no rows of its own on the rule pages, and its rule numbers lead where the release's do.
+        ``alike``: Archive.bodies_read_alike, when already read."""
         order = {v.id: k for k, v in enumerate(versions)}
         # Stored in the order they were added, read in release order (a release inserted before others was
         # added after them): every lineage's rows then come in release order, which its page and the
         # keyword list read them in, without a sort of each.
-        per_version: dict[int, list[Row]] = {v.id: [] for v in versions}
-        for row in arc.lineages.rule_index():  # (every row of an archived version: the archive checks it)
-            bucket = per_version.get(row[1])
+        per_version: dict[int, list[tuple[int, int, str | None, int]]] = {v.id: [] for v in versions}
+        stored, titles = arc.lineages.rule_index()  # (every row of an archived version: the archive checks it)
+        for vid, run in groupby(stored, itemgetter(1)):  # (a version's rows are stored at once: in runs)
+            bucket = per_version.get(vid)
             if bucket is not None:  # (none for a version beside a release: the release's rows stand for it)
-                bucket.append(row)
+                bucket.extend(run)
         by_lineage: dict[int, list[Row]] = {}
         # Per version, not per (version, number): 300,000 keys of two would each be a tuple of their own.
         at: dict[int, dict[str, int]] = {}
@@ -106,7 +118,8 @@ class RuleIndex:
         parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
         headed: set[int] = set()
-        alike = arc.texts.bodies_read_alike()
+        if alike is None:
+            alike = arc.texts.bodies_read_alike()
         ordered: dict[int, list[Row]] = {}
         n = 0  # the row's place among all rows in release order
         # A release at a time: its position and its maps are looked up once, not once per row.
@@ -118,19 +131,18 @@ class RuleIndex:
             at[vid], kids[vid], heads[vid] = book, below, head
             in_order: list[Row] = []
             ordered[vid] = in_order
-            for row in per_version.pop(vid):
-                lin, _, number, title, body = row
+            for lin, _, number, body in per_version.pop(vid):
                 span = spans.get((body, lin))
                 if span is None:
                     spans[(body, lin)] = [k, k, number, n]
                 elif k > span[1]:  # (in release order: its first release is the one it was met in)
                     span[1:] = k, number, n
                 n += 1
-                # A page shows a body's text and examples: bodies that read alike are one to it.
+                # A page shows a body's text and examples: bodies that read alike are one to it (a rule's title is
+                # its own body's).
                 shown = alike.get(body)
-                if shown is not None:
-                    body = shown
-                    row = (lin, vid, number, title, body)
+                row = (lin, vid, number, titles.get(body), body if shown is None else shown)
+                body = row[4]
                 in_order.append(row)
                 same = by_lineage.get(lin)
                 if same is None:
@@ -152,13 +164,7 @@ class RuleIndex:
                             headed.add(lin)
         for vid, release in (stands_by or {}).items():
             at[vid], kids[vid], heads[vid] = at[release], kids[release], heads[release]
-        sort_keys = {n: number_sort_key(n) for n in parents}
-        for per in kids.values():
-            for lst in per.values():
-                if len(lst) > 1:
-                    lst.sort(key=lambda c: sort_keys[c[0]])
-        # A rule's subrules go into every history page entry as they are: a tuple, made once.
-        subrules = {vid: {n: tuple(lst) for n, lst in per.items()} for vid, per in kids.items()}
+        subrules = _subrules(kids, parents)
         complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
         return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered, headed)
@@ -182,6 +188,26 @@ class RuleIndex:
     def url(self, vid: int, number: str, up: str = "../") -> str | None:
         lin = self.lineage_at(vid, number)
         return up + self.paths[lin] if lin is not None else None
+
+
+def _subrules(
+    kids: dict[int, dict[str, list[tuple[str, int, int]]]], numbers: dict[str, str | None]
+) -> dict[int, dict[str, Kids]]:
+    """Each release's rules' subrules (``kids``, as met) in number order (``numbers``: every number met)."""
+    sort_keys = {n: number_sort_key(n) for n in numbers}
+    for per in kids.values():
+        for lst in per.values():
+            if len(lst) > 1:
+                lst.sort(key=lambda c: sort_keys[c[0]])
+    # A rule's subrules go into every history page entry as they are: a tuple, made once, the same one for every
+    # release that has them alike (a rule's runs of releases compare them: at a glance when the same).
+    made: dict[Kids, Kids] = {}
+    return {vid: {n: _once(tuple(lst), made) for n, lst in per.items()} for vid, per in kids.items()}
+
+
+def _once(kids: Kids, made: dict[Kids, Kids]) -> Kids:
+    """``kids``, or the tuple made before that equals it."""
+    return made.setdefault(kids, kids)
 
 
 _LETTERS_AT_END = re.compile(r"[a-z]+$")
