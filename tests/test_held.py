@@ -156,19 +156,24 @@ def test_a_holder_whose_texts_are_held_elsewhere_too_takes_none_of_them(tmp_path
     assert _held_only(old, new) == []
 
 
+def unlinked_stays_removed(old: Document, new: Document, number: str) -> None:
+    """Aligned with the old rule ``number`` unlinked by hand, it is removed, and says why."""
+    at = next(k for k, r in enumerate(old.rules) if str(r.number) == number)
+    al = align(old, new, [Fix(UNLINK, at, None, "read by hand")])
+    assert change_of(old, al, number).kind == Kind.REMOVED
+    assert change_of(old, al, number).reason == "unlinked by hand: read by hand"
+
+
 def test_a_hand_unlink_is_not_made_again_here(tmp_path: Path) -> None:
     old, new = _mini(tmp_path, [("100.2", " ".join(W))], [("700.1", W[0]), ("700.2", W[1])])
-    at = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
-    al = align(old, new, [Fix(UNLINK, at, None, "read by hand")])
-    assert _moved(old, new, al)[0][0] == Kind.REMOVED
-    assert change_of(old, al, "100.2").reason == "unlinked by hand: read by hand"
+    unlinked_stays_removed(old, new, "100.2")
 
 
-_WORDS = st.frozensets(st.sampled_from("abcdefghijklmnopqrst"), min_size=6, max_size=14)
+WORDS = st.frozensets(st.sampled_from("abcdefghijklmnopqrst"), min_size=6, max_size=14)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.integers(0, 30), _WORDS, max_size=8), st.dictionaries(st.integers(0, 30), _WORDS, max_size=8))
+@given(st.dictionaries(st.integers(0, 30), WORDS, max_size=8), st.dictionaries(st.integers(0, 30), WORDS, max_size=8))
 def test_the_search_misses_no_text_held_whole(
     held: dict[int, frozenset[str]], holders: dict[int, frozenset[str]]
 ) -> None:

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulediff.matcher.classify import align
-from rulediff.matcher.corrections import UNLINK, Fix
 from rulediff.matcher.records import Grouping, Kind, Pair
 from rulediff.matcher.sentences import near, regroup_sentences
 from rulediff.matcher.sides import prepared
@@ -17,7 +16,7 @@ from rulediff.model import Document
 
 from .aligned import change_of, numbers, official_pair
 from .conftest import needs_cr_corpus
-from .test_held import W, _mini, _moved
+from .test_held import WORDS, W, _mini, _moved, unlinked_stays_removed
 
 
 def _reworded(sentence: str, word: str = "zinc") -> str:
@@ -213,17 +212,11 @@ def test_a_hand_unlink_is_not_made_again_here(tmp_path: Path) -> None:
         tmp_path, [("100.2", " ".join(W[:3]))], [("700.1", _reworded(W[0])), ("700.2", _reworded(W[1], "tin"))]
     )
     assert _moved(old, new, align(old, new))[0][0] == Kind.SPLIT
-    at = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
-    al = align(old, new, [Fix(UNLINK, at, None, "read by hand")])
-    assert _moved(old, new, al)[0][0] == Kind.REMOVED
-    assert change_of(old, al, "100.2").reason == "unlinked by hand: read by hand"
-
-
-_WORDS = st.frozensets(st.sampled_from("abcdefghijklmnopqrst"), min_size=6, max_size=14)
+    unlinked_stays_removed(old, new, "100.2")
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.integers(0, 30), _WORDS, max_size=8), st.dictionaries(st.integers(0, 30), _WORDS, max_size=8))
+@given(st.dictionaries(st.integers(0, 30), WORDS, max_size=8), st.dictionaries(st.integers(0, 30), WORDS, max_size=8))
 def test_the_search_misses_no_holder_with_half_the_words(
     bags: dict[int, frozenset[str]], have: dict[int, frozenset[str]]
 ) -> None:

@@ -178,30 +178,22 @@ def regroup_sentences(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[in
     into_b = {j: xs for j, xs in into_b.items() if j not in told_a and b2a.get(j, -1) not in both}
     said: dict[int, str] = {}
     made: list[Pair] = []
-    for i, xs in sorted(into_a.items()):
-        xs = sorted(xs, key=_first)
-        js = [x.node for x in xs]
-        why = _says(str(a.labels[i]), [(str(b.labels[x.node]), x) for x in xs], new=False)
-        if i in a2b:
-            splits[i] = [a2b[i], *sorted([*splits.get(i, [a2b[i]])[1:], *js])]
-            said[i] = why
-        else:
-            made.append(Pair(i, js[0], xs[0].like, why, uncertain=True))
-            a2b[i], b2a[js[0]] = js[0], i
-            if len(js) > 1:
-                splits[i] = [js[0], *sorted(js[1:])]
-    for j, xs in sorted(into_b.items()):
-        xs = sorted(xs, key=_first)
-        olds = [x.node for x in xs]
-        why = _says(str(b.labels[j]), [(str(a.labels[x.node]), x) for x in xs], new=True)
-        if j in b2a:
-            merges[j] = [b2a[j], *sorted([*merges.get(j, [b2a[j]])[1:], *olds])]
-            said[b2a[j]] = why
-        else:
-            made.append(Pair(olds[0], j, xs[0].like, why, uncertain=True))
-            a2b[olds[0]], b2a[j] = j, olds[0]
-            if len(olds) > 1:
-                merges[j] = [olds[0], *sorted(olds[1:])]
+    for side, found in enumerate((into_a, into_b)):
+        s, o = (a, b) if side == 0 else (b, a)
+        there, back, groups = (a2b, b2a, splits) if side == 0 else (b2a, a2b, merges)
+        for k, xs in sorted(found.items()):
+            xs = sorted(xs, key=_first)
+            ks = [x.node for x in xs]
+            why = _says(str(s.labels[k]), [(str(o.labels[x.node]), x) for x in xs], new=side == 1)
+            if k in there:
+                # (the holder's pair, or its group, takes them)
+                groups[k] = [there[k], *sorted([*groups.get(k, [there[k]])[1:], *ks])]
+                said[k if side == 0 else there[k]] = why
+                continue
+            made.append(Pair(*((k, ks[0]) if side == 0 else (ks[0], k)), xs[0].like, why, uncertain=True))
+            there[k], back[ks[0]] = ks[0], k
+            if len(ks) > 1:
+                groups[k] = [ks[0], *sorted(ks[1:])]
     if said or made:
         pairs = [
             replace(p, reason=f"{p.reason}; {said[p.old]}", uncertain=True) if p.old in said else p for p in g.pairs
