@@ -79,6 +79,16 @@ def test_a_part_comes_out_of_the_rule_it_is_most_like() -> None:
 
 
 @needs_cr_corpus
+def test_every_node_of_a_long_jump_is_told_once() -> None:
+    # 2001-07-23 -> 2016-01-16: 601.4 and 602.5, parts of 409.1's split, were parts of 409's whole-node split too,
+    # and 611.3 both a part of 418.1's split and the new node of a merge.
+    old, new, al = official_pair("2001-07-23", "2016-01-16")
+    for doc, side in ((old, "old"), (new, "new")):
+        told = [k for ch in al.changes for k in getattr(ch, side)]
+        assert len(told) == len(set(told)) == len(doc.rules), side
+
+
+@needs_cr_corpus
 def test_a_pair_both_split_and_merged_into_is_told_once() -> None:
     # 2009's 420.1 went to 704.1 and 704.1a (a split); 704.1 also took the six words of the heading 408.2 "Actions
     # That Don't Use the Stack", which was dissolved: 420.1 was told twice, as the split and as a merge with 408.2.

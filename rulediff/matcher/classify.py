@@ -139,7 +139,11 @@ def _grouped(
     splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
     one_group_each(prepared(old), prepared(new), splits, merges)
     # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
-    whole = regroup(old, new, a2b, b2a)
+    taken = (
+        {*splits, *(i for olds in merges.values() for i in olds)},
+        {*merges, *(j for js in splits.values() for j in js)},
+    )
+    whole = regroup(old, new, a2b, b2a, taken)
     if whole.children:
         pairs = sorted(
             [*pairs, *(Pair(i, j, s, why) for i, (j, s, why) in whole.children.items())], key=lambda p: p.old

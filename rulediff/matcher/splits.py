@@ -241,7 +241,13 @@ class Regrouped:
     children: dict[int, tuple[int, float, str]] = field(default_factory=dict)
 
 
-def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, int]) -> Regrouped:
+def regroup(
+    old: Document,
+    new: Document,
+    a2b: dict[int, int],
+    b2a: dict[int, int],
+    taken: tuple[set[int], set[int]] = (set(), set()),
+) -> Regrouped:
     """Find the splits and merges of nodes the matcher left unpaired on both sides.
 
     2007-10-01 merged 209 Illustration Credit, 210 Legal Text and 211 Collector Number into a new
@@ -249,12 +255,14 @@ def regroup(old: Document, new: Document, a2b: dict[int, int], b2a: dict[int, in
     500.5a and 500.5b. No one-to-one link is right there, and "removed" + "added" loses the story. A
     group needs two parts or more, each mostly made of the whole's words, under the same paired parent
     (or below it), and together most of the whole. The same test read from either side, so aligning
-    the other way round finds the mirror image (a split is a merge backwards)."""
+    the other way round finds the mirror image (a split is a merge backwards). ``taken``: the old and new nodes
+    already in a split or merge, not unpaired for this (2001-07-23 -> 2016-01-16: 601.4 and 602.5, parts of
+    409.1's split, were parts of 409's as well)."""
     a, b = prepared(old), prepared(new)
     out = Regrouped()
     # Set differences at C speed: the unpaired are few, the positions thousands.
-    free_a = sorted(set(range(len(a.rules))).difference(a2b))
-    free_b = sorted(set(range(len(b.rules))).difference(b2a))
+    free_a = sorted(set(range(len(a.rules))).difference(a2b, taken[0]))
+    free_b = sorted(set(range(len(b.rules))).difference(b2a, taken[1]))
     if not free_a or not free_b:
         return out
     out.splits = _wholes(a, b, free_a, free_b, a2b)
