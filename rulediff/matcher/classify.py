@@ -139,11 +139,8 @@ def _grouped(
     splits, merges = splits_and_merges(old, new, a2b, b2a, edited)
     one_group_each(prepared(old), prepared(new), splits, merges)
     # Unpaired nodes split or merged as wholes (2007-10's card parts); their children pair inside them.
-    taken = (
-        {*splits, *(i for olds in merges.values() for i in olds)},
-        {*merges, *(j for js in splits.values() for j in js)},
-    )
-    whole = regroup(old, new, a2b, b2a, taken)
+    g = Grouping(pairs, a2b, b2a, splits, merges)
+    whole = regroup(old, new, a2b, b2a, g.grouped())
     if whole.children:
         pairs = sorted(
             [*pairs, *(Pair(i, j, s, why) for i, (j, s, why) in whole.children.items())], key=lambda p: p.old
@@ -152,7 +149,7 @@ def _grouped(
         b2a.update((j, i) for i, (j, _, _) in whole.children.items())
     splits.update(whole.splits)
     merges.update(whole.merges)
-    g = Grouping(pairs, a2b, b2a, splits, merges)
+    g.pairs = pairs
     a, b = prepared(old), prepared(new)
     # Weak links given up (refusals.unkept): removed and added, the removed rule's closest the text it was linked to.
     weak = unkept(a, b, pairs, g.grouped(), closer)

@@ -98,9 +98,7 @@ def regroup_held(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]] =
     held and holding, is left as it is (which of them it went to is not told by its words). ``g`` is added to.
     ``cut``: the old and new nodes a hand correction unlinked, left alone."""
     a2b, b2a, splits, merges = g.a2b, g.b2a, g.splits, g.merges
-    grouped_old, grouped_new = g.grouped()
-    free_a = sorted(set(range(len(a.rules))).difference(a2b, grouped_old, cut[0]))
-    free_b = sorted(set(range(len(b.rules))).difference(b2a, grouped_new, cut[1]))
+    free_a, free_b = g.free(len(a.rules), len(b.rules), cut)
     edges = held_whole(a, b, free_a, free_b)
     if not edges:
         return

@@ -46,6 +46,15 @@ class Grouping:
             {*self.merges, *(j for js in self.splits.values() for j in js)},
         )
 
+    def free(self, n_old: int, n_new: int, cut: tuple[set[int], set[int]]) -> tuple[list[int], list[int]]:
+        """The old and the new nodes (of ``n_old`` and ``n_new``) no pair or group holds, and no hand correction
+        (``cut``) left unpaired, in order."""
+        grouped_old, grouped_new = self.grouped()
+        return (
+            sorted(set(range(n_old)).difference(self.a2b, grouped_old, cut[0])),
+            sorted(set(range(n_new)).difference(self.b2a, grouped_new, cut[1])),
+        )
+
 
 # Below this text similarity an edited rule reads as rewritten: shown old above new, not as a diff.
 REWRITTEN_BELOW = 0.5

@@ -79,9 +79,9 @@ def said_again(
             mine = runs[k]
             if not mine:
                 continue  # (one sentence: the text whole is the passes' to pair)
-            best = max(range(len(mine)), key=lambda r: (fuzz.ratio(mine[r][0], tx), -r))
-            run = mine[best][0]
-            like = fuzz.ratio(run, tx)
+            scores = [fuzz.ratio(run, tx) for run, _, _ in mine]
+            best = max(range(len(mine)), key=lambda r: (scores[r], -r))
+            run, like = mine[best][0], scores[best]
             if like < cutoff or any(fuzz.partial_ratio(run, o.masked(y)) >= cutoff for y in holders[k]):
                 continue
             found[x].append((k, best, like / 100))
@@ -158,9 +158,7 @@ def regroup_sentences(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[in
     pair both split and merged into so is left as it is. ``g`` is added to. ``cut``: the old and new nodes a hand
     correction unlinked, left alone."""
     a2b, b2a, splits, merges = g.a2b, g.b2a, g.splits, g.merges
-    grouped_old, grouped_new = g.grouped()
-    free_a = sorted(set(range(len(a.rules))).difference(a2b, grouped_old, cut[0]))
-    free_b = sorted(set(range(len(b.rules))).difference(b2a, grouped_new, cut[1]))
+    free_a, free_b = g.free(len(a.rules), len(b.rules), cut)
     unsure = {p.old for p in g.pairs if p.uncertain}
     parts = {j for i, js in splits.items() for j in js[1:]}
     members = {i for j, olds in merges.items() for i in olds[1:]}
