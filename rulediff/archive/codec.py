@@ -337,6 +337,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.meaning",
     "rulediff.matcher.passes",
     "rulediff.matcher.phrases",
+    "rulediff.matcher.reclaimed",
     "rulediff.matcher.records",
     "rulediff.matcher.refusals",
     "rulediff.matcher.renames",

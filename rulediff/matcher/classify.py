@@ -22,6 +22,7 @@ from .glossary import glossary_changes
 from .held import regroup_held
 from .likeness import Likeness
 from .passes import match
+from .reclaimed import reclaim
 from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair
 from .refusals import refusals, unkept
 from .renames import counted, through_renames
@@ -159,6 +160,7 @@ def _grouped(
             del b2a[j]
             given_up.add((i, j))
         g.pairs = [p for p in pairs if p.old not in weak]
+    reclaim(a, b, g, given_up, cut)
     regroup_absorbed(a, b, g)
     regroup_held(a, b, g, cut)
     regroup_sentences(a, b, g, cut)

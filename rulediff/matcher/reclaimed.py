@@ -1,0 +1,133 @@
+"""Texts set free late that a link made before took the near-identical counterpart of: the link gives way."""
+
+# A link never stands where a text left unpaired on the other side is a clearly better match. The leftovers weigh
+# every unpaired text against the links (leftovers.prefer_better), but a text can be set free after that, when its
+# own weak link is given up (leftovers.drop_unkept, refusals.unkept), and by then its counterpart is taken:
+# 2009-07-11's 508.2a is the old 308.3 word for word, yet 308.3 had been linked by place to 508.4 (given up: 14% of
+# its meaning) while 508.2a went to 309.3, the blocking rule that reads the same but for "attack" (text 0.95, 80%
+# of the meaning). Here the texts set free so meet the links that took their near-identical counterparts: a link
+# gives way to one clearly closer (Likeness.better_than, near-identical text), unless it is held at its own number
+# (2009's 205.2a is 204.2a's list; 300.1, word for word the same, is a new copy). The node the link leaves is
+# unpaired: its refusal says which text continues it. Both ways under one rule, so aligning B -> A mirrors A -> B.
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from rapidfuzz import fuzz, process
+
+from .leftovers import sure, texts
+from .meaning import Likeness
+from .records import Grouping, Pair
+from .sides import Side
+from .thresholds import RESCUE_NEAR
+
+# A move: (how alike the freed text and its counterpart are, the freed node's side (0 old, 1 new), the freed node,
+# the counterpart, the node the counterpart leaves, the likeness of the two, of the link given way).
+_Move = tuple[float, int, int, int, int, Likeness, Likeness]
+
+
+def reclaim(a: Side, b: Side, g: Grouping, given_up: set[tuple[int, int]], cut: tuple[set[int], set[int]]) -> None:
+    """The text nodes left unpaired by a link given up (``given_up``: old, new) take their near-identical
+    counterparts from the links that took them before, where clearly closer; ``g`` is changed in place.
+    ``cut``: the nodes a hand correction left unpaired, not paired here."""
+    free_a, free_b = (set(f) for f in g.free(len(a.rules), len(b.rules), cut))
+    late_a = texts(a, sorted({i for i, _ in given_up if i in free_a}))
+    late_b = texts(b, sorted({j for _, j in given_up if j in free_b}))
+    if not late_a and not late_b:
+        return
+    grouped_a, grouped_b = g.grouped()
+    # The links that may give way: one text to one, not of equal raw text, in no group, not at their own number.
+    movable = {
+        p.old: p.new
+        for p in g.pairs
+        if not p.same
+        and p.old not in grouped_a
+        and p.new not in grouped_b
+        and (a.labels[p.old] is None or a.labels[p.old] != b.labels[p.new])
+    }
+    moves = _moves(a, b, late_a, {j: i for i, j in movable.items()}, 0)
+    moves += _moves(b, a, late_b, movable, 1)
+    _apply(a, b, g, _chosen(moves))
+
+
+def _moves(a: Side, b: Side, late: list[int], links: dict[int, int], way: int) -> list[_Move]:
+    """For each freed node of ``a`` (``late``), the linked node of ``b`` (``links``: node of b -> its partner of
+    a) near-identical to it and clearly closer to it than to its partner, the closest first: read from the side
+    whose node was freed (``way``), turned round for the caller."""
+    if not links:
+        return []
+    # (each freed text against the linked texts of a length that can be RESCUE_NEAR alike to it, at C speed: the
+    # ratio is twice the characters in common over both lengths)
+    by_length = sorted((len(t), j, t) for j in links if (t := b.masked(j)))
+    lengths = [n for n, _, _ in by_length]
+    shortest = RESCUE_NEAR / (2 - RESCUE_NEAR)
+    out: list[_Move] = []
+    for i in late:
+        text = a.masked(i)
+        lo, hi = bisect_left(lengths, len(text) * shortest), bisect_right(lengths, len(text) / shortest)
+        window = by_length[lo:hi]
+        found = process.extract(
+            text, [t for _, _, t in window], scorer=fuzz.ratio, score_cutoff=RESCUE_NEAR * 100, limit=None
+        )
+        best: _Move | None = None
+        for _, _, at in found:
+            j = window[at][1]
+            k = links[j]
+            if not texts(a, [k]) or not texts(b, [j]):
+                continue  # (a heading or a titled node pairs by title)
+            like, now = Likeness(text, b.masked(j)), Likeness(a.masked(k), b.masked(j))
+            if like.better_than(now) and (best is None or (like.mean, -j) > (best[0], -best[3])):
+                best = (like.mean, way, i, j, k, like, now)
+        if best is not None:
+            out.append(best)
+    return out
+
+
+def _chosen(moves: list[_Move]) -> list[_Move]:
+    """The moves to make, the closest first, each link and node moved once; two as close touching the same link
+    make neither (the same either way round)."""
+    out: list[_Move] = []
+    taken: set[tuple[int, int]] = set()  # (side, node) of the moves made
+    for move in sorted(moves, key=lambda m: (-m[0], m[1], m[2])):
+        mean, way, i, j, k = move[:5]
+        nodes = _nodes(move)
+        if nodes & taken:
+            continue
+        if any(o is not move and o[0] == mean and _nodes(o) & nodes for o in moves):
+            continue
+        out.append(move)
+        taken |= nodes
+    return out
+
+
+def _nodes(move: _Move) -> set[tuple[int, int]]:
+    """The nodes a move touches, as (0 old / 1 new, position)."""
+    _, way, i, j, k = move[:5]
+    return {(way, i), (1 - way, j), (way, k)}
+
+
+def _apply(a: Side, b: Side, g: Grouping, moves: list[_Move]) -> None:
+    """Each move made in ``g``: the freed node linked to the counterpart, the counterpart's partner unpaired."""
+    if not moves:
+        return
+    made: dict[int, Pair] = {}
+    left: set[int] = set()  # old nodes whose link gave way
+    for _, way, x, y, k, like, now in moves:
+        old, new, partner = (x, y, k) if way == 0 else (y, x, k)
+        # (way 0: the old node x takes the new y from the old k; way 1: the new node x takes the old y from the new k)
+        if way == 0:
+            del g.a2b[partner]
+            left.add(partner)
+            told = f"{a.labels[partner]} (text {now.ratio:.2f}, {now.meaning:.0%} of the meaning)"
+        else:
+            del g.b2a[partner]
+            left.add(old)
+            told = f"{b.labels[partner]} (text {now.ratio:.2f}, {now.meaning:.0%} of the meaning)"
+        g.a2b[old], g.b2a[new] = new, old
+        why = (
+            f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than {told}, linked to it"
+            " before this rule was free"
+        )
+        made[old] = Pair(old, new, round(like.ratio, 4), why, not sure(like, 0.0))
+    g.pairs = sorted([*(p for p in g.pairs if p.old not in left), *made.values()], key=lambda p: p.old)
