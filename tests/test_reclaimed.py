@@ -103,17 +103,13 @@ def test_a_text_not_near_identical_or_not_clearly_closer_takes_nothing(tmp_path:
 
 
 def test_two_freed_texts_as_close_take_nothing(tmp_path: Path) -> None:
-    old, new = _docs(
-        tmp_path, [("100.2", TEXT), ("100.3", NEAR), ("100.4", TEXT)], [("100.5", TEXT), ("100.9", FAR)]
-    )
+    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR), ("100.4", TEXT)], [("100.5", TEXT), ("100.9", FAR)])
     links = _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9"), ("100.4", "100.9")])
     assert links == [("100.3", "100.5")]
 
 
 def test_a_node_in_a_group_or_not_set_free_late_is_left_alone(tmp_path: Path) -> None:
-    old, new = _docs(
-        tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.6", W[4]), ("100.9", FAR)]
-    )
+    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.6", W[4]), ("100.9", FAR)])
     # 100.3 split into 100.5 and 100.6: its group stands.
     got = _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9")], {"100.3": ["100.5", "100.6"]})
     assert got == [("100.3", "100.5")]

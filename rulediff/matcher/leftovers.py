@@ -229,7 +229,9 @@ class Leftovers:
 def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     """Every unpaired text node of one release against every unpaired text node of the other, whatever their
     levels and places: each pair that is near-identical, or alike with most of each side's meaning in the
-    other (or, in places that agree, alike with half its meaning), and the best for both, is made (best first;
+    other (or, in places that agree, alike with half its meaning; or at its own number under parents paired with
+    each other, half its meaning however unlike the text: 2025-07-25's 903.12c, the Brawl commander rule rewritten
+    with Vehicles and Spacecraft, text 0.45, 64% of the meaning), and the best for both, is made (best first;
     structure decides between equals, as between the repeated sentences of a release). True when something was
     paired."""
     cands: list[tuple[float, int, int, Likeness, bool]] = []  # (points, i, j, likeness, the link is sure)
@@ -241,7 +243,8 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
             like = Likeness(text, m.b.masked(j))
             placed = _placed(m, i, j)
             in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
-            if like.strong or (placed and like.placed) or in_place:
+            at_number = placed >= 10 and like.meaning >= PLACED_MEANING and m.a.labels[i] == m.b.labels[j]
+            if like.strong or (placed and like.placed) or in_place or at_number:
                 points = like.rank + _structure(m, i, j, placed) * (2 if like.part else 1)
                 cands.append((points, i, j, like, in_place or sure(like, placed)))
     if not cands:

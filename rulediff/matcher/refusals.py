@@ -47,10 +47,15 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     same: dict[str, list[int]] = {}
     for j in [j for j, r in enumerate(b.rules) if r.text in wanted]:
         same.setdefault(b.rules[j].text, []).append(j)
+    # ... and the new node at its own number, if its words may have gone there (2019-05-03's 117.9b, "Alternative
+    # costs are always optional.", shares too few words with anything for the index; "generally optional" now).
+    at_number = {b.labels[j]: j for j in homes}
     closest: dict[int, tuple[Likeness, int]] = {}
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
+        if (own := at_number.get(a.labels[i])) is not None:
+            cands.add(own)
         if given_up and i in given_up:
             cands.add(given_up[i])
         best = max(
