@@ -529,3 +529,13 @@ def test_the_chained_apostrophe_search_finds_what_its_first_spelling_did(text: s
     from rulediff.matcher.terms import _CHAINED
 
     assert (_CHAINED.search(text) is None) == (re.search(r"\w'\w+'", text) is None)
+
+
+@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=10_000))
+def test_the_held_share_told_in_whole_numbers_is_the_fraction_s(shared: int, words: int) -> None:
+    from math import ceil
+
+    from rulediff.matcher.held import _HELD_ABOVE, _HELD_BELOW, HELD, ceil_held
+
+    assert (shared * _HELD_BELOW < _HELD_ABOVE * words) == (shared < HELD * words)
+    assert ceil_held(words) == ceil(HELD * words)
