@@ -539,3 +539,24 @@ def test_the_held_share_told_in_whole_numbers_is_the_fraction_s(shared: int, wor
 
     assert (shared * _HELD_BELOW < _HELD_ABOVE * words) == (shared < HELD * words)
     assert ceil_held(words) == ceil(HELD * words)
+
+
+_SEED_SIDE = Side(parse(str(SEEDS[0])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=len(_SEED_SIDE.rules) - 1), max_size=80),
+    st.lists(st.integers(min_value=0, max_value=len(_SEED_SIDE.rules) - 1), min_size=1, max_size=12),
+)
+def test_an_index_of_the_words_asked_about_finds_what_the_whole_index_finds(nodes: list[int], asked: list[int]) -> None:
+    from rulediff.matcher.leftovers import ContentIndex
+    from rulediff.matcher.meaning import content
+
+    s = _SEED_SIDE
+    texts = [s.masked(k) for k in asked]
+    whole = ContentIndex(s, {})
+    some = ContentIndex(s, {}, frozenset().union(*(content(t) for t in texts)))
+    assert whole.add(sorted(set(nodes))) == some.add(sorted(set(nodes)))
+    assert whole.common == some.common
+    assert [whole.near(t) for t in texts] == [some.near(t) for t in texts]
