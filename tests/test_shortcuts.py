@@ -529,3 +529,34 @@ def test_the_chained_apostrophe_search_finds_what_its_first_spelling_did(text: s
     from rulediff.matcher.terms import _CHAINED
 
     assert (_CHAINED.search(text) is None) == (re.search(r"\w'\w+'", text) is None)
+
+
+@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=10_000))
+def test_the_held_share_told_in_whole_numbers_is_the_fraction_s(shared: int, words: int) -> None:
+    from math import ceil
+
+    from rulediff.matcher.held import _HELD_ABOVE, _HELD_BELOW, HELD, ceil_held
+
+    assert (shared * _HELD_BELOW < _HELD_ABOVE * words) == (shared < HELD * words)
+    assert ceil_held(words) == ceil(HELD * words)
+
+
+_SEED_SIDE = Side(parse(str(SEEDS[0])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=len(_SEED_SIDE.rules) - 1), max_size=80),
+    st.lists(st.integers(min_value=0, max_value=len(_SEED_SIDE.rules) - 1), min_size=1, max_size=12),
+)
+def test_an_index_of_the_words_asked_about_finds_what_the_whole_index_finds(nodes: list[int], asked: list[int]) -> None:
+    from rulediff.matcher.leftovers import ContentIndex
+    from rulediff.matcher.meaning import content
+
+    s = _SEED_SIDE
+    texts = [s.masked(k) for k in asked]
+    whole = ContentIndex(s, {})
+    some = ContentIndex(s, {}, frozenset().union(*(content(t) for t in texts)))
+    assert whole.add(sorted(set(nodes))) == some.add(sorted(set(nodes)))
+    assert whole.common == some.common
+    assert [whole.near(t) for t in texts] == [some.near(t) for t in texts]

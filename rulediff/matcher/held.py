@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from fractions import Fraction
 from itertools import chain
-from math import ceil
 
 from rapidfuzz import fuzz
 
@@ -28,6 +27,9 @@ from .thresholds import CONTAINED, CONTAINED_WORDS, RESCUE_NEAR
 # Likeness.part counts containment (0.9 x the share is CONTAINED), 8 in 9, told in whole numbers (in floats 0.9 x
 # 16/18 falls short of 0.8, and 2009's 203.1b, which holds 116.6a's 16 of 18 words word for word, was left out) ...
 HELD = Fraction(CONTAINED).limit_denominator(100) / Fraction(9, 10)
+# ... compared in integers (n < HELD x m is n x _HELD_BELOW < _HELD_ABOVE x m; the least whole number at least
+# HELD x m is ceil_held(m)): a Fraction made and compared per candidate pair was a fifth of this stage on a long jump.
+_HELD_ABOVE, _HELD_BELOW = HELD.numerator, HELD.denominator
 # ... and its characters are found in the other nearly as they stand (rapidfuzz's partial_ratio, the likeness of the
 # shorter text to the best stretch of the longer): 2009's 217.1c, seven exceptions in 1,500 characters, has every
 # word of 112.1b ("An ability can be an activated or triggered ability on the stack ...") but not its sentence,
@@ -46,7 +48,7 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
     out: dict[tuple[int, int], tuple[bool, float]] = {}
     for i, j in sorted(cands):
         na, nb, shared = len(bags_a[i]), len(bags_b[j]), len(bags_a[i] & bags_b[j])
-        if shared < HELD * min(na, nb):
+        if shared * _HELD_BELOW < _HELD_ABOVE * min(na, nb):  # (shared < HELD * min(na, nb), in integers)
             continue
         text_a, text_b = a.masked(i), b.masked(j)
         like = Likeness(text_a, text_b)
@@ -80,7 +82,7 @@ def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[st
     asked: dict[int, list[str]] = {}
     for k, bag in held.items():
         there = bag & known
-        may_miss = len(there) - ceil(HELD * len(bag))
+        may_miss = len(there) - ceil_held(len(bag))
         if may_miss >= 0:
             asked[k] = sorted(there, key=lambda w: (counts[w], w))[: may_miss + 1]
     rare = frozenset(w for ws in asked.values() for w in ws)
@@ -89,6 +91,11 @@ def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[st
         for w in bag & rare:
             where[w].append(x)
     return {(k, x) for k, ws in asked.items() for w in ws for x in where[w]}
+
+
+def ceil_held(n: int) -> int:
+    """``ceil(HELD * n)``, in integers."""
+    return -(-_HELD_ABOVE * n // _HELD_BELOW)
 
 
 def regroup_held(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]] = (set(), set())) -> None:

@@ -76,8 +76,11 @@ class ContentIndex:
     many nodes hold ("player", "creature") find no candidate: each would bring dozens, and a text sharing only
     those with another shares no meaning of its own with it."""
 
-    def __init__(self, s: Side, paired: dict[int, int]) -> None:
+    def __init__(self, s: Side, paired: dict[int, int], asked: frozenset[str] | None = None) -> None:
         self.side, self.paired = s, paired
+        # The words of every text :meth:`near` will be asked about, when known: only those are indexed (the same
+        # nodes found; a long jump's removed rules against a thousand homes, 46,000 words listed for 600 read).
+        self.asked = asked
         self.where: defaultdict[str, list[int]] = defaultdict(list)
         self.size: dict[int, int] = {}
         self.common = COMMON_FROM
@@ -90,7 +93,7 @@ class ContentIndex:
         fresh = [k for k in nodes if k not in self.size]
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
-            level, rules = self.side.level, self.side.rules
+            level, rules, asked = self.side.level, self.side.rules, self.asked
             indexed = []
             for k in fresh:
                 # (texts() written out: each node's words looked up once)
@@ -101,7 +104,7 @@ class ContentIndex:
                     continue
                 indexed.append(k)
                 size[k] = len(bag)
-                for w in bag:
+                for w in bag if asked is None else bag & asked:
                     where[w].append(k)
             for k in fresh:
                 size.setdefault(k, 0)

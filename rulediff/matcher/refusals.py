@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .leftovers import ContentIndex, texts
-from .meaning import Likeness
+from .meaning import Likeness, content
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
 from .sides import Side
 from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
@@ -40,7 +40,7 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     removed = texts(a, removed)
     if not removed:
         return {}
-    index = ContentIndex(b, {})
+    index = ContentIndex(b, {}, frozenset().union(*(content(a.masked(i)) for i in removed)))
     index.add(sorted(homes))
     # The new nodes whose raw text is a removed rule's, by that text (one look at each new rule).
     wanted = {a.rules[i].text for i in removed}
