@@ -30,6 +30,9 @@ def test_the_brawl_commander_rule_rewritten_at_its_number_is_linked() -> None:
     old, new, al = official_pair("2025-06-06", "2025-07-25")
     ch = change_of(old, al, "903.12c")
     assert ch.kind == Kind.EDITED and ch.uncertain and numbers(new, ch.new) == ["903.12c"]
+    assert ch.reason == (
+        "text 0.45, 64% of the meaning; the same rule rewritten at its own number, under parents paired with each other"
+    )
 
 
 @needs_cr_corpus
@@ -67,3 +70,15 @@ def test_at_another_number_or_with_less_of_its_meaning_it_is_not(tmp_path: Path)
     assert {k for k, _, _, _ in _told(old, new)} == {Kind.REMOVED, Kind.ADDED}
     old, new = _pair(tmp_path, ("100.2", OLD), ("100.2", LESS))
     assert {k for k, _, _, _ in _told(old, new)} == {Kind.REMOVED, Kind.ADDED}
+    # (not linked, then given up: never linked, and the refusal says why)
+    gone = change_of(old, align(old, new), "100.2")
+    assert gone.closest is not None and gone.closest.why.startswith("only 39% of its meaning is there, in text 0.36")
+
+
+def test_under_parents_not_paired_it_is_not(tmp_path: Path) -> None:
+    # The same number under a heading that is another rule now (its title and its first rule other ones).
+    old = _release(tmp_path / "old.txt", [("1. Game Concepts", "100. General", [_SAME, ("100.2", OLD)])])
+    other = ("100.1", "Quartz ruby sapphire topaz opal onyx pearl.")
+    new = _release(tmp_path / "new.txt", [("1. Game Concepts", "100. Gemstones", [other, ("100.2", REWRITTEN)])])
+    told = _told(old, new)
+    assert (Kind.REMOVED, ["100.2"], [], False) in told and (Kind.ADDED, [], ["100.2"], False) in told

@@ -23,6 +23,8 @@ UNLINK = "unlink"
 SHIPPED = "shipped"
 ARCHIVE = "archive"
 SHIPPED_FILE = "corrections.tsv"
+# How a pair a hand correction made gives its reason; later grouping steps leave such a pair as it is.
+LINKED_BY_HAND = "linked by hand: "
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +154,7 @@ def hand_corrected(pairs: list[Pair], fixes: Sequence[Fix]) -> tuple[list[Pair],
     for f in fixes:
         if f.action == LINK and f.new is not None:
             out = [p for p in out if p.old != f.old and p.new != f.new]
-            out.append(Pair(f.old, f.new, 1.0, f"linked by hand: {f.reason}"))
+            out.append(Pair(f.old, f.new, 1.0, f"{LINKED_BY_HAND}{f.reason}"))
     paired_old, paired_new = {p.old for p in out}, {p.new for p in out}
     return (
         sorted(out, key=lambda p: p.old),

@@ -229,6 +229,10 @@ class Leftovers:
         return prefer_better(m, self.into_a, self.into_b, self.stand, self.closer) or made
 
 
+_FOUND = "found among the unpaired rules of the whole release"
+_AT_NUMBER = "the same rule rewritten at its own number, under parents paired with each other"
+
+
 def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     """Every unpaired text node of one release against every unpaired text node of the other, whatever their
     levels and places: each pair that is near-identical, or alike with most of each side's meaning in the
@@ -237,7 +241,8 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
     with Vehicles and Spacecraft, text 0.45, 64% of the meaning), and the best for both, is made (best first;
     structure decides between equals, as between the repeated sentences of a release). True when something was
     paired."""
-    cands: list[tuple[float, int, int, Likeness, bool]] = []  # (points, i, j, likeness, the link is sure)
+    # (points, i, j, likeness, the link is sure, where it was found)
+    cands: list[tuple[float, int, int, Likeness, bool, str]] = []
     for i in fa:
         text = m.a.masked(i)
         for j in into_b.near(text):
@@ -246,24 +251,32 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
             like = Likeness(text, m.b.masked(j))
             placed = _placed(m, i, j)
             in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
-            at_number = placed >= 10 and like.meaning >= PLACED_MEANING and m.a.labels[i] == m.b.labels[j]
-            if like.strong or (placed and like.placed) or in_place or at_number:
+            alike = like.strong or (placed and like.placed) or in_place
+            # (at its own number, under parents paired with each other, with half its meaning: the same rule)
+            at_number = (
+                not alike
+                and placed >= 10
+                and like.meaning >= PLACED_MEANING
+                and m.a.labels[i] is not None
+                and m.a.labels[i] == m.b.labels[j]
+            )
+            if alike or at_number:
                 points = like.rank + _structure(m, i, j, placed) * (2 if like.part else 1)
-                cands.append((points, i, j, like, in_place or sure(like, placed)))
+                cands.append((points, i, j, like, in_place or sure(like, placed), _AT_NUMBER if at_number else _FOUND))
     if not cands:
         return False
     cands.sort(key=lambda t: (-t[0], t[1], t[2]))
     best_a: dict[int, float] = {}
     best_b: dict[int, float] = {}
-    for total, i, j, _, _ in cands:
+    for total, i, j, *_ in cands:
         best_a.setdefault(i, total)
         best_b.setdefault(j, total)
     made = False
-    for total, i, j, like, certain in cands:
+    for total, i, j, like, certain, where in cands:
         if i in m.a2b or j in m.b2a or total < best_a[i] or total < best_b[j]:
             continue
         why = "same text" if like.ratio >= 1.0 else f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning"
-        if m.pair(i, j, like.ratio, f"{why}; found among the unpaired rules of the whole release"):
+        if m.pair(i, j, like.ratio, f"{why}; {where}"):
             made = True
             if not certain:
                 m.uncertain.add(i)

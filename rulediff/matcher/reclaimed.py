@@ -7,20 +7,28 @@
 # its meaning) while 508.2a went to 309.3, the blocking rule that reads the same but for "attack" (text 0.95, 80%
 # of the meaning). Here the texts set free so meet the links that took their near-identical counterparts: a link
 # gives way to one clearly closer (Likeness.better_than, near-identical text), unless it is held at its own number
-# (2009's 205.2a is 204.2a's list; 300.1, word for word the same, is a new copy). The node the link leaves is
-# unpaired: its refusal says which text continues it. Both ways under one rule, so aligning B -> A mirrors A -> B.
+# (2009's 205.2a is 204.2a's list; 300.1, word for word the same, is a new copy), or made by hand. The node the
+# link leaves is unpaired: 309.3 is removed (its refusal names its own nearest text, 509.4f), 2016-04-08's 701.25c
+# added. Both ways under one rule, so aligning B -> A mirrors A -> B.
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from fractions import Fraction
 
 from rapidfuzz import fuzz, process
 
-from .leftovers import sure, texts
+from .corrections import LINKED_BY_HAND
+from .leftovers import texts
 from .meaning import Likeness
 from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import RESCUE_NEAR
+
+# Lengths within which two texts can be RESCUE_NEAR alike (rapidfuzz's ratio: twice the characters in common over
+# both lengths), as a ratio of whole numbers.
+_NEAR = Fraction(RESCUE_NEAR).limit_denominator(100)
+_SHORT, _LONG = (_NEAR / (2 - _NEAR)).as_integer_ratio()
 
 # A move: (how alike the freed text and its counterpart are, the freed node's side (0 old, 1 new), the freed node,
 # the counterpart, the node the counterpart leaves, the likeness of the two, of the link given way).
@@ -36,14 +44,14 @@ def reclaim(a: Side, b: Side, g: Grouping, given_up: set[tuple[int, int]], cut: 
     late_b = texts(b, sorted({j for _, j in given_up if j in free_b}))
     if not late_a and not late_b:
         return
-    grouped_a, grouped_b = g.grouped()
+    _, grouped_b = g.grouped()
     # The links that may give way: one text to one, not of equal raw text, in no group, not at their own number.
     movable = {
         p.old: p.new
         for p in g.pairs
         if not p.same
-        and p.old not in grouped_a
-        and p.new not in grouped_b
+        and not p.reason.startswith(LINKED_BY_HAND)
+        and p.new not in grouped_b  # (a split's or merge's pair: both its ends are in the group)
         and (a.labels[p.old] is None or a.labels[p.old] != b.labels[p.new])
     }
     moves = _moves(a, b, late_a, {j: i for i, j in movable.items()}, 0)
@@ -61,26 +69,29 @@ def _moves(a: Side, b: Side, late: list[int], links: dict[int, int], way: int) -
     # ratio is twice the characters in common over both lengths)
     by_length = sorted((len(t), j, t) for j in links if (t := b.masked(j)))
     lengths = [n for n, _, _ in by_length]
-    shortest = RESCUE_NEAR / (2 - RESCUE_NEAR)
     out: list[_Move] = []
     for i in late:
         text = a.masked(i)
-        lo, hi = bisect_left(lengths, len(text) * shortest), bisect_right(lengths, len(text) / shortest)
+        # (the lengths m with 2 min(n, m) / (n + m) >= RESCUE_NEAR: n x 17 / 23 <= m <= n x 23 / 17)
+        n = len(text)
+        lo, hi = bisect_left(lengths, -(-n * _SHORT // _LONG)), bisect_right(lengths, n * _LONG // _SHORT)
         window = by_length[lo:hi]
         found = process.extract(
             text, [t for _, _, t in window], scorer=fuzz.ratio, score_cutoff=RESCUE_NEAR * 100, limit=None
         )
-        best: _Move | None = None
+        moves: list[_Move] = []
         for _, _, at in found:
             j = window[at][1]
             k = links[j]
             if not texts(a, [k]) or not texts(b, [j]):
                 continue  # (a heading or a titled node pairs by title)
             like, now = Likeness(text, b.masked(j)), Likeness(a.masked(k), b.masked(j))
-            if like.better_than(now) and (best is None or (like.mean, -j) > (best[0], -best[3])):
-                best = (like.mean, way, i, j, k, like, now)
-        if best is not None:
-            out.append(best)
+            if like.better_than(now):
+                moves.append((like.mean, way, i, j, k, like, now))
+        moves.sort(key=lambda m: -m[0])
+        # (the closest; two as close make none)
+        if moves and (len(moves) == 1 or moves[1][0] < moves[0][0]):
+            out.append(moves[0])
     return out
 
 
@@ -119,15 +130,18 @@ def _apply(a: Side, b: Side, g: Grouping, moves: list[_Move]) -> None:
         if way == 0:
             del g.a2b[partner]
             left.add(partner)
-            told = f"{a.labels[partner]} (text {now.ratio:.2f}, {now.meaning:.0%} of the meaning)"
+            told = f"the old {a.labels[partner]}"
+            freed = f"the old {a.labels[old]}"
         else:
             del g.b2a[partner]
             left.add(old)
-            told = f"{b.labels[partner]} (text {now.ratio:.2f}, {now.meaning:.0%} of the meaning)"
+            told = f"the new {b.labels[partner]}"
+            freed = f"the new {b.labels[new]}"
         g.a2b[old], g.b2a[new] = new, old
         why = (
-            f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than {told}, linked to it"
-            " before this rule was free"
+            f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than {told} (text "
+            f"{now.ratio:.2f}, {now.meaning:.0%} of the meaning), linked before {freed} was left unpaired"
         )
-        made[old] = Pair(old, new, round(like.ratio, 4), why, not sure(like, 0.0))
+        # (near-identical text: a link as sure as the leftovers' rescue makes on it)
+        made[old] = Pair(old, new, round(like.ratio, 4), why)
     g.pairs = sorted([*(p for p in g.pairs if p.old not in left), *made.values()], key=lambda p: p.old)

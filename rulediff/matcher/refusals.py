@@ -47,14 +47,17 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     same: dict[str, list[int]] = {}
     for j in [j for j, r in enumerate(b.rules) if r.text in wanted]:
         same.setdefault(b.rules[j].text, []).append(j)
-    # ... and the new node at its own number, if its words may have gone there (2019-05-03's 117.9b, "Alternative
-    # costs are always optional.", shares too few words with anything for the index; "generally optional" now).
+    # ... and the new node at its own number, if its words may have gone there and it shares some of its meaning
+    # (KEPT_MEANING): 2019-05-03's 117.9b, "Alternative costs are always optional.", shares too few words with
+    # anything for the index; "generally optional" now. (A number whose section was renumbered around it names
+    # another rule: 2009-07-11's 500.4 is not the old 500.4.)
     at_number = {b.labels[j]: j for j in homes}
     closest: dict[int, tuple[Likeness, int]] = {}
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
-        if (own := at_number.get(a.labels[i])) is not None:
+        own = at_number.get(a.labels[i])
+        if own is not None and Likeness(text, b.masked(own)).meaning >= KEPT_MEANING:
             cands.add(own)
         if given_up and i in given_up:
             cands.add(given_up[i])
@@ -106,6 +109,8 @@ def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tupl
     need = f"a link needs text {RESCUE_NEAR:.2f}, or {RESCUE_TEXT:.2f} with {RESCUE_CARRIED:.0%} of each side's meaning"
     if like.meaning >= PLACED_MEANING:
         need += f", or {PLACED_MEANING:.0%} of the meaning in places that agree"
+        meaning, text = f"{like.meaning:.0%}", f"{like.ratio:.2f}"
+        return f"{meaning} of its meaning is there, but its text only {text} alike, elsewhere ({need})"
     return f"only {like.meaning:.0%} of its meaning is there, in text {like.ratio:.2f} alike ({need})"
 
 
