@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from rulediff import parse
-from rulediff.matcher import likeness
+from rulediff.matcher import likeness, meaning
 from rulediff.matcher.likeness import PER_PAIR, Likeness, OverBudgetError
 from rulediff.matcher.passes import Matcher
 from rulediff.matcher.sides import UNNUMBERED, Side, title_key
@@ -560,3 +560,21 @@ def test_an_index_of_the_words_asked_about_finds_what_the_whole_index_finds(node
     assert whole.add(sorted(set(nodes))) == some.add(sorted(set(nodes)))
     assert whole.common == some.common
     assert [whole.near(t) for t in texts] == [some.near(t) for t in texts]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc de the player ⟨ref⟩.", max_size=40), min_size=1, max_size=4),
+    st.lists(st.text(alphabet="abc de the player ⟨ref⟩.", max_size=40), min_size=1, max_size=4),
+)
+def test_a_remembered_likeness_is_the_one_computed_afresh(olds: list[str], news: list[str]) -> None:
+    """The leftovers' and the grouping's likenesses, remembered per pair of texts, are those worked out each time;
+    and a link that stands (texts at least so alike) stands as rapidfuzz says, asked once or twice."""
+    for _ in range(2):
+        for a in olds:
+            for b in news:
+                kept, plain = meaning.likeness(a, b), meaning.Likeness(a, b)
+                assert [getattr(kept, f) for f in meaning.Likeness.__slots__] == [
+                    getattr(plain, f) for f in meaning.Likeness.__slots__
+                ]
+                assert meaning.stands(a, b, 75.0) == bool(fuzz.ratio(a, b, score_cutoff=75.0))

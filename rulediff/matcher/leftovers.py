@@ -11,10 +11,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from rapidfuzz import fuzz
-
 from ..numbering import Level
-from .meaning import Likeness, content
+from .meaning import Likeness, content, likeness, stands
 from .sides import Side
 from .thresholds import (
     BETTER_BY,
@@ -243,7 +241,7 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
         for j in into_b.near(text):
             if (i, j) in m.rejected:
                 continue
-            like = Likeness(text, m.b.masked(j))
+            like = likeness(text, m.b.masked(j))
             placed = _placed(m, i, j)
             in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
             at_number = placed >= 10 and like.meaning >= PLACED_MEANING and m.a.labels[i] == m.b.labels[j]
@@ -286,7 +284,7 @@ def prefer_better(
         return False  # (no counterpart to give way to)
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
     moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
-    stands = STANDS * 100
+    cutoff = STANDS * 100
     a2b = m.a2b
     # (The links of equal texts, most of them, left out before sorting: every link has its score.)
     for i in sorted([i for i, s in score.items() if s < 1.0]):
@@ -298,7 +296,7 @@ def prefer_better(
         ta, tb = m.a.masked(i), m.b.masked(j)
         alike = stand.get((i, j)) if stand is not None else None
         if alike is None:
-            alike = bool(fuzz.ratio(ta, tb, score_cutoff=stands))
+            alike = stands(ta, tb, cutoff)
             if stand is not None:
                 stand[i, j] = alike
         if alike:
@@ -307,13 +305,13 @@ def prefer_better(
         ys = [y for y in into_a.near(tb) if y not in m.a2b and (y, j) not in m.rejected]
         if not xs and not ys:
             continue
-        now = Likeness(ta, tb)
+        now = likeness(ta, tb)
         # A counterpart elsewhere, in a place worse than this one's, is a better one only when it is strong:
         # boilerplate ("Second, the active player gets priority") reads much the same under every step. The
         # places weigh in the comparison too (a tenth for a paired parent or a named heading).
         here = _placed(m, i, j)
-        ends_b = _better_ends(now, here, ((x, Likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
-        ends_a = _better_ends(now, here, ((y, Likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
+        ends_b = _better_ends(now, here, ((x, likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
+        ends_a = _better_ends(now, here, ((y, likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
         moves.extend((gain, i, j, [(i, x)]) for x, gain, better in ends_b if better)
         moves.extend((gain, i, j, [(y, j)]) for y, gain, better in ends_a if better)
         if ends_b and ends_a:
@@ -328,7 +326,7 @@ def prefer_better(
             continue
         m.unpair(i)
         for x, y in links:
-            like = Likeness(m.a.masked(x), m.b.masked(y))
+            like = likeness(m.a.masked(x), m.b.masked(y))
             why = (
                 f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
             )
@@ -369,7 +367,7 @@ def drop_unkept(m: Matcher) -> None:
         if j is None or m.a.rules[i].title or m.b.rules[j].title:
             continue
         ta, tb = m.a.masked(i), m.b.masked(j)
-        if content(ta) and content(tb) and Likeness(ta, tb).meaning < KEPT_MEANING:
+        if content(ta) and content(tb) and likeness(ta, tb).meaning < KEPT_MEANING:
             m.unpair(i)
             m.rejected.add((i, j))
             m.refused.add((i, j))

@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from rapidfuzz import fuzz, process
 
 from .leftovers import sure, texts
-from .meaning import Likeness
+from .meaning import Likeness, likeness
 from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import RESCUE_NEAR
@@ -76,7 +76,7 @@ def _moves(a: Side, b: Side, late: list[int], links: dict[int, int], way: int) -
             k = links[j]
             if not texts(a, [k]) or not texts(b, [j]):
                 continue  # (a heading or a titled node pairs by title)
-            like, now = Likeness(text, b.masked(j)), Likeness(a.masked(k), b.masked(j))
+            like, now = likeness(text, b.masked(j)), likeness(a.masked(k), b.masked(j))
             if like.better_than(now) and (best is None or (like.mean, -j) > (best[0], -best[3])):
                 best = (like.mean, way, i, j, k, like, now)
         if best is not None:
