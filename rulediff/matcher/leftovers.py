@@ -74,8 +74,11 @@ class ContentIndex:
     many nodes hold ("player", "creature") find no candidate: each would bring dozens, and a text sharing only
     those with another shares no meaning of its own with it."""
 
-    def __init__(self, s: Side, paired: dict[int, int], asked: frozenset[str] | None = None) -> None:
-        self.side, self.paired = s, paired
+    def __init__(
+        self, s: Side, paired: dict[int, int], asked: frozenset[str] | None = None, earlier: ContentIndex | None = None
+    ) -> None:
+        # ``earlier``: an index of the same side made before, whose lists are taken (:meth:`_from_earlier`).
+        self.side, self.paired, self.earlier = s, paired, earlier
         # The words of every text :meth:`near` will be asked about, when known: only those are indexed (the same
         # nodes found; a long jump's removed rules against a thousand homes, 46,000 words listed for 600 read).
         self.asked = asked
@@ -89,6 +92,8 @@ class ContentIndex:
     def add(self, nodes: list[int]) -> list[int]:
         """Index those of ``nodes`` (unpaired) not indexed yet; all of them that are text nodes, in order."""
         fresh = [k for k in nodes if k not in self.size]
+        if fresh and self.earlier is not None:
+            fresh = self._from_earlier(fresh)
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
             level, rules, asked = self.side.level, self.side.rules, self.asked
@@ -117,6 +122,26 @@ class ContentIndex:
                         now.update(content(masked(k)))
                     self.found = {t: ks for t, ks in self.found.items() if now.isdisjoint(content(t))}
         return [k for k in nodes if self.size[k]]
+
+    def _from_earlier(self, fresh: list[int]) -> list[int]:
+        """The first ``fresh`` nodes taken from an earlier index of the side holding most: its lists less the nodes
+        ``fresh`` lacks (as indexing ``fresh`` makes them, in another order: :meth:`near` counts). The rest left."""
+        earlier, self.earlier = self.earlier, None
+        if earlier is None or earlier.side is not self.side or (earlier.asked, self.asked) != (None, None):
+            return fresh
+        have, wanted = earlier.size, set(fresh)
+        gone, taken = [k for k, n in have.items() if n and k not in wanted], [k for k in fresh if k in have]
+        if len(gone) > len(taken):
+            return fresh  # (indexing afresh costs less)
+        where, masked = self.where, self.side.masked
+        where.update((w, ks.copy()) for w, ks in earlier.where.items())
+        for k in gone:
+            for w in content(masked(k)):
+                where[w].remove(k)  # (a word's list left empty brings nothing, as a word not held)
+        self.size.update((k, have[k]) for k in taken)
+        self.found.clear()  # (asked about before anything was indexed: nothing was near)
+        self.common = max(COMMON_FROM, sum(1 for n in self.size.values() if n) // 50)
+        return [k for k in fresh if k not in have]
 
     def unpaired(self) -> bool:
         """Some indexed text node is unpaired."""
@@ -207,11 +232,13 @@ def _structure(m: Matcher, i: int, j: int, placed: float) -> float:
 class Leftovers:
     """The unpaired text nodes of both sides paired across the whole release (:func:`rescue`), then weak links
     given up for clearly better counterparts (:func:`prefer_better`), as often as the matcher asks (what is
-    unpaired is indexed once)."""
+    unpaired is indexed once). ``kept``: an earlier matching's indexes by their side's id, given these (a rename's
+    second matching indexes nearly the same nodes of the release it did not read anew)."""
 
-    def __init__(self, m: Matcher) -> None:
+    def __init__(self, m: Matcher, kept: dict[int, ContentIndex]) -> None:
         self.m = m
-        self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
+        kept[id(m.a)] = self.into_a = ContentIndex(m.a, m.a2b, earlier=kept.get(id(m.a)))
+        kept[id(m.b)] = self.into_b = ContentIndex(m.b, m.b2a, earlier=kept.get(id(m.b)))
         # The links whose texts are too alike for a clearly closer counterpart (asked again each round).
         self.stand: dict[tuple[int, int], bool] = {}
         # The links made as closer counterparts than the ones by place.

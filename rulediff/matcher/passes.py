@@ -313,7 +313,7 @@ class Matcher:
         else:
             gate(self)
         # What is left, against what is left of the whole release; the passes again for what that freed or paired.
-        leftovers = Leftovers(self)
+        leftovers = Leftovers(self, self.likeness.indexes)
         for _ in range(2):
             if not (leftovers() | readmit(self)):
                 break
