@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from rulediff import parse
-from rulediff.matcher import likeness
+from rulediff.matcher import likeness, meaning
+from rulediff.matcher.leftovers import ContentIndex
 from rulediff.matcher.likeness import PER_PAIR, Likeness, OverBudgetError
 from rulediff.matcher.passes import Matcher
 from rulediff.matcher.sides import UNNUMBERED, Side, title_key
@@ -560,3 +561,48 @@ def test_an_index_of_the_words_asked_about_finds_what_the_whole_index_finds(node
     assert whole.add(sorted(set(nodes))) == some.add(sorted(set(nodes)))
     assert whole.common == some.common
     assert [whole.near(t) for t in texts] == [some.near(t) for t in texts]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc de the player ⟨ref⟩.", max_size=40), min_size=1, max_size=4),
+    st.lists(st.text(alphabet="abc de the player ⟨ref⟩.", max_size=40), min_size=1, max_size=4),
+)
+def test_a_remembered_likeness_is_the_one_computed_afresh(olds: list[str], news: list[str]) -> None:
+    """The leftovers' and the grouping's likenesses, remembered per pair of texts, are those worked out each time;
+    and a link that stands (texts at least so alike) stands as rapidfuzz says, asked once or twice."""
+    for _ in range(2):
+        for a in olds:
+            for b in news:
+                kept, plain = meaning.likeness(a, b), meaning.Likeness(a, b)
+                assert [getattr(kept, f) for f in meaning.Likeness.__slots__] == [
+                    getattr(plain, f) for f in meaning.Likeness.__slots__
+                ]
+                assert meaning.stands(a, b, 75.0) == bool(fuzz.ratio(a, b, score_cutoff=75.0))
+
+
+_SIDE = Side(parse(str(SEEDS[0])))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sets(st.integers(0, len(_SIDE.rules) - 1)),
+    st.sets(st.integers(0, len(_SIDE.rules) - 1)),
+    st.sets(st.integers(0, len(_SIDE.rules) - 1)),
+)
+def test_an_index_taken_from_an_earlier_one_is_the_one_made_afresh(
+    before: set[int], now: set[int], later: set[int]
+) -> None:
+    """The leftovers' index of a side started from an earlier index of it (a rename's second matching) finds what
+    one made afresh of the same nodes finds, before and after more nodes are indexed."""
+    earlier = ContentIndex(_SIDE, {})
+    earlier.add(sorted(before))
+    taken, plain = ContentIndex(_SIDE, {}, earlier=earlier), ContentIndex(_SIDE, {})
+    for nodes in (sorted(now), sorted(later)):
+        assert taken.add(nodes) == plain.add(nodes)
+        assert taken.size == plain.size and taken.common == plain.common
+        assert {w: sorted(ks) for w, ks in taken.where.items() if ks} == {
+            w: sorted(ks) for w, ks in plain.where.items()
+        }
+        for k in sorted(before | now | later)[:40]:
+            assert taken.near(_SIDE.masked(k)) == plain.near(_SIDE.masked(k))

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .leftovers import texts
-from .meaning import Likeness, content
+from .meaning import content, likeness
 from .records import Grouping
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
@@ -75,12 +75,12 @@ def absorbed(
             continue
         cands.sort()
         at = linked[i][0] if i in linked else -1
-        here = Likeness(text, b.masked(at)) if at >= 0 else None
+        here = likeness(text, b.masked(at)) if at >= 0 else None
         if here is not None and here.ratio >= STANDS:
             continue
         best: tuple[float, float, int] | None = None
         for x in cands:
-            like = Likeness(text, b.masked(x))
+            like = likeness(text, b.masked(x))
             if like.kept_a < ABSORBED or (here is not None and (x == at or not like.better_than(here))):
                 continue
             # (where it is most alike, text and meaning together, as counterparts are told apart everywhere:

@@ -18,7 +18,7 @@ from itertools import chain
 from rapidfuzz import fuzz
 
 from .leftovers import texts
-from .meaning import Likeness, content
+from .meaning import content, likeness
 from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import CONTAINED, CONTAINED_WORDS, RESCUE_NEAR
@@ -51,7 +51,7 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
         if shared * _HELD_BELOW < _HELD_ABOVE * min(na, nb):  # (shared < HELD * min(na, nb), in integers)
             continue
         text_a, text_b = a.masked(i), b.masked(j)
-        like = Likeness(text_a, text_b)
+        like = likeness(text_a, text_b)
         # (Likeness.part but for the share: not near-identical, and held rather than alike -- of texts as long as
         # each other, the likeness counts)
         if (

@@ -11,14 +11,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from rapidfuzz import fuzz
-
 from ..numbering import Level
-from .meaning import Likeness, content
+from .meaning import Likeness, content, likeness, stands
 from .sides import Side
 from .thresholds import (
     BETTER_BY,
-    KEPT_MEANING,
     PLACED_MEANING,
     RESCUE_NEAR,
     RESCUE_TEXT,
@@ -76,8 +73,11 @@ class ContentIndex:
     many nodes hold ("player", "creature") find no candidate: each would bring dozens, and a text sharing only
     those with another shares no meaning of its own with it."""
 
-    def __init__(self, s: Side, paired: dict[int, int], asked: frozenset[str] | None = None) -> None:
-        self.side, self.paired = s, paired
+    def __init__(
+        self, s: Side, paired: dict[int, int], asked: frozenset[str] | None = None, earlier: ContentIndex | None = None
+    ) -> None:
+        # ``earlier``: an index of the same side made before, whose lists are taken (:meth:`_from_earlier`).
+        self.side, self.paired, self.earlier = s, paired, earlier
         # The words of every text :meth:`near` will be asked about, when known: only those are indexed (the same
         # nodes found; a long jump's removed rules against a thousand homes, 46,000 words listed for 600 read).
         self.asked = asked
@@ -91,6 +91,8 @@ class ContentIndex:
     def add(self, nodes: list[int]) -> list[int]:
         """Index those of ``nodes`` (unpaired) not indexed yet; all of them that are text nodes, in order."""
         fresh = [k for k in nodes if k not in self.size]
+        if fresh and self.earlier is not None:
+            fresh = self._from_earlier(fresh)
         if fresh:
             where, size, masked = self.where, self.size, self.side.masked
             level, rules, asked = self.side.level, self.side.rules, self.asked
@@ -119,6 +121,26 @@ class ContentIndex:
                         now.update(content(masked(k)))
                     self.found = {t: ks for t, ks in self.found.items() if now.isdisjoint(content(t))}
         return [k for k in nodes if self.size[k]]
+
+    def _from_earlier(self, fresh: list[int]) -> list[int]:
+        """The first ``fresh`` nodes taken from an earlier index of the side holding most: its lists less the nodes
+        ``fresh`` lacks (as indexing ``fresh`` makes them, in another order: :meth:`near` counts). The rest left."""
+        earlier, self.earlier = self.earlier, None
+        if earlier is None or earlier.side is not self.side or (earlier.asked, self.asked) != (None, None):
+            return fresh
+        have, wanted = earlier.size, set(fresh)
+        gone, taken = [k for k, n in have.items() if n and k not in wanted], [k for k in fresh if k in have]
+        if len(gone) > len(taken):
+            return fresh  # (indexing afresh costs less)
+        where, masked = self.where, self.side.masked
+        where.update((w, ks.copy()) for w, ks in earlier.where.items())
+        for k in gone:
+            for w in content(masked(k)):
+                where[w].remove(k)  # (a word's list left empty brings nothing, as a word not held)
+        self.size.update((k, have[k]) for k in taken)
+        self.found.clear()  # (asked about before anything was indexed: nothing was near)
+        self.common = max(COMMON_FROM, sum(1 for n in self.size.values() if n) // 50)
+        return [k for k in fresh if k not in have]
 
     def unpaired(self) -> bool:
         """Some indexed text node is unpaired."""
@@ -209,11 +231,13 @@ def _structure(m: Matcher, i: int, j: int, placed: float) -> float:
 class Leftovers:
     """The unpaired text nodes of both sides paired across the whole release (:func:`rescue`), then weak links
     given up for clearly better counterparts (:func:`prefer_better`), as often as the matcher asks (what is
-    unpaired is indexed once)."""
+    unpaired is indexed once). ``kept``: an earlier matching's indexes by their side's id, given these (a rename's
+    second matching indexes nearly the same nodes of the release it did not read anew)."""
 
-    def __init__(self, m: Matcher) -> None:
+    def __init__(self, m: Matcher, kept: dict[int, ContentIndex]) -> None:
         self.m = m
-        self.into_a, self.into_b = ContentIndex(m.a, m.a2b), ContentIndex(m.b, m.b2a)
+        kept[id(m.a)] = self.into_a = ContentIndex(m.a, m.a2b, earlier=kept.get(id(m.a)))
+        kept[id(m.b)] = self.into_b = ContentIndex(m.b, m.b2a, earlier=kept.get(id(m.b)))
         # The links whose texts are too alike for a clearly closer counterpart (asked again each round).
         self.stand: dict[tuple[int, int], bool] = {}
         # The links made as closer counterparts than the ones by place.
@@ -248,7 +272,7 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
         for j in into_b.near(text):
             if (i, j) in m.rejected:
                 continue
-            like = Likeness(text, m.b.masked(j))
+            like = likeness(text, m.b.masked(j))
             placed = _placed(m, i, j)
             in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
             alike = like.strong or (placed and like.placed) or in_place
@@ -299,7 +323,7 @@ def prefer_better(
         return False  # (no counterpart to give way to)
     level_a, level_b, same, score = m.a.level, m.b.level, m.same, m.score
     moves: list[tuple[float, int, int, list[tuple[int, int]]]] = []  # (gain, i, j, the links instead)
-    stands = STANDS * 100
+    cutoff = STANDS * 100
     a2b = m.a2b
     # (The links of equal texts, most of them, left out before sorting: every link has its score.)
     for i in sorted([i for i, s in score.items() if s < 1.0]):
@@ -311,7 +335,7 @@ def prefer_better(
         ta, tb = m.a.masked(i), m.b.masked(j)
         alike = stand.get((i, j)) if stand is not None else None
         if alike is None:
-            alike = bool(fuzz.ratio(ta, tb, score_cutoff=stands))
+            alike = stands(ta, tb, cutoff)
             if stand is not None:
                 stand[i, j] = alike
         if alike:
@@ -320,13 +344,13 @@ def prefer_better(
         ys = [y for y in into_a.near(tb) if y not in m.a2b and (y, j) not in m.rejected]
         if not xs and not ys:
             continue
-        now = Likeness(ta, tb)
+        now = likeness(ta, tb)
         # A counterpart elsewhere, in a place worse than this one's, is a better one only when it is strong:
         # boilerplate ("Second, the active player gets priority") reads much the same under every step. The
         # places weigh in the comparison too (a tenth for a paired parent or a named heading).
         here = _placed(m, i, j)
-        ends_b = _better_ends(now, here, ((x, Likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
-        ends_a = _better_ends(now, here, ((y, Likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
+        ends_b = _better_ends(now, here, ((x, likeness(ta, m.b.masked(x)), _placed(m, i, x)) for x in xs))
+        ends_a = _better_ends(now, here, ((y, likeness(m.a.masked(y), tb), _placed(m, y, j)) for y in ys))
         moves.extend((gain, i, j, [(i, x)]) for x, gain, better in ends_b if better)
         moves.extend((gain, i, j, [(y, j)]) for y, gain, better in ends_a if better)
         if ends_b and ends_a:
@@ -341,7 +365,7 @@ def prefer_better(
             continue
         m.unpair(i)
         for x, y in links:
-            like = Likeness(m.a.masked(x), m.b.masked(y))
+            like = likeness(m.a.masked(x), m.b.masked(y))
             why = (
                 f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than the one by place"
             )
@@ -371,18 +395,3 @@ def _better_ends(
         out.append((x, like.mean - now.mean, like.better_than(now, (there - here) / 100)))
     out.sort(key=lambda t: (-t[1], t[0]))
     return out
-
-
-def drop_unkept(m: Matcher) -> None:
-    """Uncertain links between texts that share too little of their meaning are given up (2009's 217.5d, about
-    what has no controller, is not 403.5, the history of the name "in-play zone"): the old text is removed, the
-    new one added, and the refusal says where its nearest text was."""
-    for i in sorted(m.uncertain):
-        j = m.a2b.get(i)
-        if j is None or m.a.rules[i].title or m.b.rules[j].title:
-            continue
-        ta, tb = m.a.masked(i), m.b.masked(j)
-        if content(ta) and content(tb) and Likeness(ta, tb).meaning < KEPT_MEANING:
-            m.unpair(i)
-            m.rejected.add((i, j))
-            m.refused.add((i, j))

@@ -8,10 +8,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Set
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
 from ..support.processes import CORES
+
+if TYPE_CHECKING:
+    from .leftovers import ContentIndex
 
 try:
     # rapidfuzz's C++ cdist, which the public process.cdist calls and then only hands to numpy (not one of
@@ -69,7 +73,7 @@ class Likeness:
     ask about fewer unpaired texts than its first), and only new texts are compared. What it compares is
     counted against ``budget`` (character pairs); a question that would go over it raises OverBudgetError."""
 
-    __slots__ = ("cutoff", "budget", "spent", "block_from", "_rows")
+    __slots__ = ("cutoff", "budget", "spent", "block_from", "_rows", "indexes")
 
     def __init__(self, cutoff: float, budget: float = BUDGET, block_from: float = BLOCK_FROM) -> None:
         self.cutoff = cutoff
@@ -77,6 +81,9 @@ class Likeness:
         self.spent = 0.0
         self.block_from = block_from
         self._rows: dict[str, tuple[Set[str], dict[str, float]]] = {}
+        # The leftovers' last index of each side (by the side's id; the index holds its side): a rename's second
+        # matching indexes nearly the same unpaired nodes of the release it did not read anew (leftovers.py).
+        self.indexes: dict[int, ContentIndex] = {}
 
     def alike(self, rows: list[str], cols: list[str]) -> list[list[tuple[int, float]]]:
         """For each of ``rows``, the positions in ``cols`` of the texts at least ``cutoff`` like it, with

@@ -95,3 +95,17 @@ class Likeness:
         return self.ratio >= RESCUE_NEAR or (
             self.ratio >= RESCUE_TEXT and min(self.kept_a, self.kept_b) >= RESCUE_CARRIED
         )
+
+
+@lru_cache(maxsize=1 << 12)
+def likeness(a: str, b: str) -> Likeness:
+    """``Likeness(a, b)``, remembered per pair of texts (shared: callers must not change it): the leftovers weigh the
+    same links round after round, and a rename's second matching weighs again every link it did not touch."""
+    return Likeness(a, b)
+
+
+@lru_cache(maxsize=1 << 12)
+def stands(a: str, b: str, cutoff: float) -> bool:
+    """``a`` and ``b`` are at least ``cutoff`` alike (rapidfuzz ``ratio``, 0-100), remembered per pair of texts (a
+    rename's second matching asks again about every link it did not touch)."""
+    return bool(fuzz.ratio(a, b, score_cutoff=cutoff))

@@ -19,9 +19,10 @@ from ..model import Document, covered
 from ..numbering import Level
 from ..support.constructors import slot_filler
 from .evidence import gate, has_other_source, may_follow, readmit, up_to
-from .leftovers import Leftovers, drop_unkept
+from .leftovers import Leftovers
 from .likeness import Likeness
 from .records import Pair
+from .refusals import drop_unkept
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import prepared
 from .similar import similar, similarity
@@ -52,7 +53,7 @@ class Matcher:
         self.rejected: set[tuple[int, int]] = set()
         # ... of which those it turned down for want of content there: looked at again once the leftovers moved some.
         self.turned_down: set[tuple[int, int]] = set()
-        # ... of which the uncertain links given up at the end (leftovers.drop_unkept): a removed rule's refusal
+        # ... of which the uncertain links given up at the end (refusals.drop_unkept): a removed rule's refusal
         # names the text its link went to (refusals.py).
         self.refused: set[tuple[int, int]] = set()
         # The links the leftovers made as closer counterparts than the ones by place (leftovers.prefer_better).
@@ -313,7 +314,7 @@ class Matcher:
         else:
             gate(self)
         # What is left, against what is left of the whole release; the passes again for what that freed or paired.
-        leftovers = Leftovers(self)
+        leftovers = Leftovers(self, self.likeness.indexes)
         for _ in range(2):
             if not (leftovers() | readmit(self)):
                 break

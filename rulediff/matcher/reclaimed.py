@@ -2,7 +2,7 @@
 
 # A link never stands where a text left unpaired on the other side is a clearly better match. The leftovers weigh
 # every unpaired text against the links (leftovers.prefer_better), but a text can be set free after that, when its
-# own weak link is given up (leftovers.drop_unkept, refusals.unkept), and by then its counterpart is taken:
+# own weak link is given up (refusals.drop_unkept, refusals.unkept), and by then its counterpart is taken:
 # 2009-07-11's 508.2a is the old 308.3 word for word, yet 308.3 had been linked by place to 508.4 (given up: 14% of
 # its meaning) while 508.2a went to 309.3, the blocking rule that reads the same but for "attack" (text 0.95, 80%
 # of the meaning). Here the texts set free so meet the links that took their near-identical counterparts: a link
@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from .corrections import LINKED_BY_HAND
 from .leftovers import texts
-from .meaning import Likeness
+from .meaning import Likeness, likeness
 from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import RESCUE_NEAR
@@ -85,7 +85,7 @@ def _moves(a: Side, b: Side, late: list[int], links: dict[int, int], way: int) -
             k = links[j]
             if not texts(a, [k]) or not texts(b, [j]):
                 continue  # (a heading or a titled node pairs by title)
-            like, now = Likeness(text, b.masked(j)), Likeness(a.masked(k), b.masked(j))
+            like, now = likeness(text, b.masked(j)), likeness(a.masked(k), b.masked(j))
             if like.better_than(now):
                 moves.append((like.mean, way, i, j, k, like, now))
         moves.sort(key=lambda m: -m[0])

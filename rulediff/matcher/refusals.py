@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from .leftovers import ContentIndex, texts
-from .meaning import Likeness, content
+from .leftovers import ContentIndex, Matcher, texts
+from .meaning import Likeness, content, likeness
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
 from .sides import Side
 from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
@@ -62,7 +62,7 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
         if given_up and i in given_up:
             cands.add(given_up[i])
         best = max(
-            ((Likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
+            ((likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
             key=lambda t: (max(t[0].ratio, t[0].dice), -t[1]),
             default=None,
         )
@@ -95,7 +95,7 @@ def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tupl
     olds = owner.get(j, ())
     if olds:
         k = olds[0]
-        theirs = Likeness(a.masked(k), b.masked(j))
+        theirs = likeness(a.masked(k), b.masked(j))
         if theirs.mean >= like.mean:
             if theirs.ratio >= 1.0:
                 return f"it continues the old {a.labels[k]} word for word"
@@ -129,6 +129,21 @@ def unkept(
         i, j = p.old, p.new
         if not p.uncertain or p.same or i in old_grouped or j in new_grouped or (i, j) in closer:
             continue
-        if texts(a, [i]) and texts(b, [j]) and Likeness(a.masked(i), b.masked(j)).meaning < PLACED_MEANING:
+        if texts(a, [i]) and texts(b, [j]) and likeness(a.masked(i), b.masked(j)).meaning < PLACED_MEANING:
             out.add(i)
     return out
+
+
+def drop_unkept(m: Matcher) -> None:
+    """Uncertain links between texts that share too little of their meaning are given up (2009's 217.5d, about
+    what has no controller, is not 403.5, the history of the name "in-play zone"): the old text is removed, the
+    new one added, and the refusal says where its nearest text was."""
+    for i in sorted(m.uncertain):
+        j = m.a2b.get(i)
+        if j is None or m.a.rules[i].title or m.b.rules[j].title:
+            continue
+        ta, tb = m.a.masked(i), m.b.masked(j)
+        if content(ta) and content(tb) and likeness(ta, tb).meaning < KEPT_MEANING:
+            m.unpair(i)
+            m.rejected.add((i, j))
+            m.refused.add((i, j))
