@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import compress, count, groupby, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -115,7 +115,7 @@ class RuleIndex:
         at: dict[int, dict[str, int]] = {}
         kids: dict[int, dict[str, list[tuple[str, int, int]]]] = {}
         heads: dict[int, dict[str, list[str]]] = {}
-        parents: dict[str, str | None] = {}  # per distinct number: a few thousand, for 300,000 rows
+        places: dict[str, tuple[str | None, bool]] = {}  # per distinct number: a few thousand, for 300,000 rows
         spans: dict[tuple[int, int], list[Any]] = {}
         headed: set[int] = set()
         if alike is None:
@@ -125,46 +125,21 @@ class RuleIndex:
         # A release at a time: its position and its maps are looked up once, not once per row.
         for k, v in enumerate(versions):
             vid = v.id
-            book: dict[str, int] = {}
-            below: dict[str, list[tuple[str, int, int]]] = {}
-            head: dict[str, list[str]] = {}
-            at[vid], kids[vid], heads[vid] = book, below, head
-            in_order: list[Row] = []
+            stored_here = per_version.pop(vid)
+            # A page shows a body's text and examples: bodies that read alike are one to it (a rule's title is
+            # its own body's). The release's rows made at C speed.
+            lins, numbers = list(map(itemgetter(0), stored_here)), list(map(itemgetter(2), stored_here))
+            bodies = list(map(itemgetter(3), stored_here))
+            in_order: list[Row] = list(
+                zip(lins, repeat(vid), numbers, map(titles.get, bodies), map(alike.get, bodies, bodies))
+            )
             ordered[vid] = in_order
-            for lin, _, number, body in per_version.pop(vid):
-                span = spans.get((body, lin))
-                if span is None:
-                    spans[(body, lin)] = [k, k, number, n]
-                elif k > span[1]:  # (in release order: its first release is the one it was met in)
-                    span[1:] = k, number, n
-                n += 1
-                # A page shows a body's text and examples: bodies that read alike are one to it (a rule's title is
-                # its own body's).
-                shown = alike.get(body)
-                row = (lin, vid, number, titles.get(body), body if shown is None else shown)
-                body = row[4]
-                in_order.append(row)
-                same = by_lineage.get(lin)
-                if same is None:
-                    by_lineage[lin] = [row]
-                else:
-                    same.append(row)
-                if number:
-                    if number not in book:
-                        book[number] = lin
-                    parent = parents.get(number, "")
-                    if parent == "":
-                        parent = parents[number] = _parent_number(number)
-                    if parent is not None and "." in parent:  # a subrule of a rule: read with it
-                        below.setdefault(parent, []).append((number, body, lin))
-                    else:
-                        if parent is not None:
-                            head.setdefault(parent, []).append(number)
-                        if "." not in number:
-                            headed.add(lin)
+            at[vid] = _book(numbers, lins)
+            kids[vid], heads[vid] = _place_rows(k, n, stored_here, in_order, by_lineage, spans, places, headed)
+            n += len(in_order)
         for vid, release in (stands_by or {}).items():
             at[vid], kids[vid], heads[vid] = at[release], kids[release], heads[release]
-        subrules = _subrules(kids, parents)
+        subrules = _subrules(kids, places)
         complete = {v.id for v in versions if arc.versions.coverage(v.id).complete}
         paths = history_paths(by_lineage, versions)
         return cls(versions, order, by_lineage, at, subrules, heads, paths, complete, spans, ordered, headed)
@@ -190,19 +165,91 @@ class RuleIndex:
         return up + self.paths[lin] if lin is not None else None
 
 
+def _book(numbers: list[str | None], lins: list[int]) -> dict[str, int]:
+    """One release's numbers (in the order met) -> the lineage of the first of its rules to bear each (a number
+    printed twice has two), at C speed."""
+    numbered, their = list(compress(numbers, numbers)), list(compress(lins, numbers))
+    book: dict[str, int] = dict(zip(numbered, their, strict=True))  # type: ignore[arg-type]
+    if len(book) < len(numbered):  # the last to bear a number has it: the first is given it back
+        book.update(zip(reversed(numbered), reversed(their), strict=True))  # type: ignore[arg-type]
+    return book
+
+
+def _place_rows(
+    k: int,
+    start: int,
+    stored: list[tuple[int, int, str | None, int]],
+    rows: list[Row],
+    by_lineage: dict[int, list[Row]],
+    spans: dict[tuple[int, int], list[Any]],
+    places: dict[str, tuple[str | None, bool]],
+    headed: set[int],
+) -> tuple[dict[str, list[tuple[str, int, int]]], dict[str, list[str]]]:
+    """One release's rows (the ``k``th release, ``start`` rows before it; ``stored`` as the archive gives them,
+    ``rows`` as made of them) into the index: each lineage's rows and each text's span, and the release's rules'
+    subrules and headings' numbers (returned). ``places``: each number met, with its parent and whether that is
+    a rule (a subrule is read with it)."""
+    below: dict[str, list[tuple[str, int, int]]] = {}
+    head: dict[str, list[str]] = {}
+    spans_get, lineage_get, place_get = spans.get, by_lineage.get, places.get
+    below_get, head_get = below.get, head.get
+    for n, (lin, _, number, body), row in zip(count(start), stored, rows):
+        span = spans_get((body, lin))
+        if span is None:
+            spans[(body, lin)] = [k, k, number, n]
+        elif k > span[1]:  # (in release order: its first release is the one it was met in)
+            span[1:] = k, number, n
+        same = lineage_get(lin)
+        if same is None:
+            by_lineage[lin] = [row]
+        else:
+            same.append(row)
+        if number:
+            place = place_get(number)
+            if place is None:
+                parent = _parent_number(number)
+                place = places[number] = (parent, parent is not None and "." in parent)
+            parent, of_rule = place
+            if of_rule:  # a subrule of a rule: read with it
+                kin = below_get(parent)  # type: ignore[arg-type]
+                if kin is None:
+                    below[parent] = [(number, row[4], lin)]  # type: ignore[index]
+                else:
+                    kin.append((number, row[4], lin))
+            else:
+                if parent is not None:
+                    nums = head_get(parent)
+                    if nums is None:
+                        head[parent] = [number]
+                    else:
+                        nums.append(number)
+                if "." not in number:
+                    headed.add(lin)
+    return below, head
+
+
 def _subrules(
-    kids: dict[int, dict[str, list[tuple[str, int, int]]]], numbers: dict[str, str | None]
+    kids: dict[int, dict[str, list[tuple[str, int, int]]]], numbers: dict[str, Any]
 ) -> dict[int, dict[str, Kids]]:
     """Each release's rules' subrules (``kids``, as met) in number order (``numbers``: every number met)."""
     sort_keys = {n: number_sort_key(n) for n in numbers}
-    for per in kids.values():
-        for lst in per.values():
-            if len(lst) > 1:
-                lst.sort(key=lambda c: sort_keys[c[0]])
     # A rule's subrules go into every history page entry as they are: a tuple, made once, the same one for every
-    # release that has them alike (a rule's runs of releases compare them: at a glance when the same).
+    # release that has them alike (a rule's runs of releases compare them: at a glance when the same). Subrules
+    # met alike are sorted alike: each way they are met is sorted once.
     made: dict[Kids, Kids] = {}
-    return {vid: {n: _once(tuple(lst), made) for n, lst in per.items()} for vid, per in kids.items()}
+    met: dict[Kids, Kids] = {}
+    out: dict[int, dict[str, Kids]] = {}
+    for vid, per in kids.items():
+        here = out[vid] = {}
+        for n, lst in per.items():
+            seen = tuple(lst)
+            got = met.get(seen)
+            if got is None:
+                if len(lst) > 1:
+                    lst.sort(key=lambda c: sort_keys[c[0]])
+                got = met[seen] = _once(tuple(lst), made)
+            here[n] = got
+    return out
 
 
 def _once(kids: Kids, made: dict[Kids, Kids]) -> Kids:
