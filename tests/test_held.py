@@ -49,6 +49,13 @@ def _mini(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -
     return old, new
 
 
+def same_section(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -> tuple[Document, Document]:
+    """Old and new rules under the same 100, beside one that stays: their places agree."""
+    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, *olds])])
+    new = _release(tmp / "new.txt", [("1. Game Concepts", "100. General", [_SAME, *news])])
+    return old, new
+
+
 def _moved(old: Document, new: Document, al: Alignment) -> list[tuple[Kind, list[str], list[str], bool]]:
     """The changes of the rules the case moved (not the rule that stays, nor the new headings)."""
     return [

@@ -14,7 +14,7 @@ from rulediff.model import Document
 
 from .aligned import change_of, numbers, official_pair
 from .conftest import needs_cr_corpus
-from .test_held import _SAME, W, _release, unlinked_stays_removed
+from .test_held import W, same_section, unlinked_stays_removed
 
 # A text, one nearly like it (three words of fourteen changed: text about 0.8), and one too unlike it to take it.
 TEXT = f"{W[0]} {W[1]}"
@@ -67,12 +67,6 @@ def test_a_hand_link_stands() -> None:
     assert change_of(old, al, "308.3").kind == Kind.REMOVED
 
 
-def _docs(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -> tuple[Document, Document]:
-    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, *olds])])
-    new = _release(tmp / "new.txt", [("1. Game Concepts", "100. General", [_SAME, *news])])
-    return old, new
-
-
 def _at(doc: Document, number: str) -> int:
     return next(k for k, r in enumerate(doc.rules) if str(r.number) == number)
 
@@ -99,7 +93,7 @@ def _reclaimed(
 
 def test_a_freed_text_takes_its_counterpart_either_way_round(tmp_path: Path) -> None:
     # 100.2 (freed: its link to 100.9 was given up) is 100.5 word for word; 100.5 went to 100.3, less alike.
-    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.9", FAR)])
+    old, new = same_section(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.9", FAR)])
     assert _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9")]) == [("100.2", "100.5")]
     # The other way round: the new 100.2 is freed, and takes the old 100.5 from the new 100.3.
     back = _reclaimed(new, old, [("100.5", "100.3")], [("100.9", "100.2")])
@@ -107,21 +101,23 @@ def test_a_freed_text_takes_its_counterpart_either_way_round(tmp_path: Path) -> 
 
 
 def test_a_link_at_its_own_number_stands(tmp_path: Path) -> None:
-    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.3", TEXT), ("100.9", FAR)])
+    old, new = same_section(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.3", TEXT), ("100.9", FAR)])
     assert _reclaimed(old, new, [("100.3", "100.3")], [("100.2", "100.9")]) == [("100.3", "100.3")]
 
 
 def test_a_text_not_near_identical_or_not_clearly_closer_takes_nothing(tmp_path: Path) -> None:
     # 100.2 is clearly nearer 100.5 than 100.3 is, but only half of it (text about 0.5); then word for word, but
     # not clearly nearer (the link is as near as it).
-    old, new = _docs(tmp_path, [("100.2", FAR), ("100.3", W[4])], [("100.5", TEXT), ("100.9", W[3])])
+    old, new = same_section(tmp_path, [("100.2", FAR), ("100.3", W[4])], [("100.5", TEXT), ("100.9", W[3])])
     assert _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9")]) == [("100.3", "100.5")]
-    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", TEXT)], [("100.5", TEXT), ("100.9", W[3])])
+    old, new = same_section(tmp_path, [("100.2", TEXT), ("100.3", TEXT)], [("100.5", TEXT), ("100.9", W[3])])
     assert _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9")]) == [("100.3", "100.5")]
 
 
 def test_two_freed_texts_as_close_take_nothing(tmp_path: Path) -> None:
-    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR), ("100.4", TEXT)], [("100.5", TEXT), ("100.9", FAR)])
+    old, new = same_section(
+        tmp_path, [("100.2", TEXT), ("100.3", NEAR), ("100.4", TEXT)], [("100.5", TEXT), ("100.9", FAR)]
+    )
     links = _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9"), ("100.4", "100.9")])
     assert links == [("100.3", "100.5")]
 
@@ -129,7 +125,7 @@ def test_two_freed_texts_as_close_take_nothing(tmp_path: Path) -> None:
 def test_the_closest_counterpart_is_taken_and_two_as_close_none(tmp_path: Path) -> None:
     # 100.2 (freed) is 100.5 word for word and 100.6 but for one word: it takes 100.5 (both links clearly worse).
     one_off = TEXT.replace("golf", "zinc")
-    old, new = _docs(
+    old, new = same_section(
         tmp_path,
         [("100.2", TEXT), ("100.3", W[4]), ("100.4", FAR)],
         [("100.5", TEXT), ("100.6", one_off), ("100.9", W[3])],
@@ -137,7 +133,7 @@ def test_the_closest_counterpart_is_taken_and_two_as_close_none(tmp_path: Path) 
     links = [("100.3", "100.6"), ("100.4", "100.5")]
     assert _reclaimed(old, new, links, [("100.2", "100.9")]) == [("100.2", "100.5"), ("100.3", "100.6")]
     # Both word for word: no move.
-    old, new = _docs(
+    old, new = same_section(
         tmp_path,
         [("100.2", TEXT), ("100.3", W[4]), ("100.4", FAR)],
         [("100.5", TEXT), ("100.6", TEXT), ("100.9", W[3])],
@@ -148,7 +144,7 @@ def test_the_closest_counterpart_is_taken_and_two_as_close_none(tmp_path: Path) 
 def test_a_link_moved_once(tmp_path: Path) -> None:
     # The old 100.2 and the new 100.8 are both freed; 100.2 is 100.5 word for word, 100.8 is the old 100.3 but for a
     # word: the link 100.3 -> 100.5 gives way once, to the closer (100.2), and 100.8 takes nothing.
-    old, new = _docs(
+    old, new = same_section(
         tmp_path,
         [("100.2", TEXT), ("100.3", NEAR)],
         [("100.5", TEXT), ("100.8", NEAR.replace("tin", "lead")), ("100.9", W[3])],
@@ -160,7 +156,7 @@ def test_a_link_moved_once(tmp_path: Path) -> None:
 def test_a_node_linked_again_since_its_link_was_given_up_takes_nothing(tmp_path: Path) -> None:
     # The new 100.6 lost a link once and is linked again (to 100.4): it is not free, though it is the old 100.3
     # word for word and 100.3 went to 100.5, less alike.
-    old, new = _docs(tmp_path, [("100.3", TEXT), ("100.4", W[4])], [("100.5", NEAR), ("100.6", TEXT)])
+    old, new = same_section(tmp_path, [("100.3", TEXT), ("100.4", W[4])], [("100.5", NEAR), ("100.6", TEXT)])
     links = [("100.3", "100.5"), ("100.4", "100.6")]
     assert _reclaimed(old, new, links, [("100.4", "100.6")]) == links
     assert _reclaimed(new, old, [(y, x) for x, y in links], [("100.6", "100.4")]) == [
@@ -170,7 +166,9 @@ def test_a_node_linked_again_since_its_link_was_given_up_takes_nothing(tmp_path:
 
 
 def test_a_node_in_a_group_or_not_set_free_late_is_left_alone(tmp_path: Path) -> None:
-    old, new = _docs(tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.6", W[4]), ("100.9", FAR)])
+    old, new = same_section(
+        tmp_path, [("100.2", TEXT), ("100.3", NEAR)], [("100.5", TEXT), ("100.6", W[4]), ("100.9", FAR)]
+    )
     # 100.3 split into 100.5 and 100.6: its group stands.
     got = _reclaimed(old, new, [("100.3", "100.5")], [("100.2", "100.9")], {"100.3": ["100.5", "100.6"]})
     assert got == [("100.3", "100.5")]

@@ -12,7 +12,7 @@ from rulediff.model import Document
 
 from .aligned import change_of, numbers, official_pair
 from .conftest import needs_cr_corpus
-from .test_held import _SAME, _release
+from .test_held import _SAME, _release, same_section
 
 OLD = "Alpha bravo charlie delta echo foxtrot golf."
 # Five of its seven words kept, after ten new ones: text 0.44 (below the bar of nodes whose places agree, 0.45),
@@ -44,12 +44,6 @@ def test_a_rule_keeping_less_than_half_its_meaning_at_its_number_stays_removed()
     assert ch.kind == Kind.REMOVED and ch.closest is not None and ch.closest.number == "117.9b"
 
 
-def _pair(tmp: Path, old: tuple[str, str], new: tuple[str, str]) -> tuple[Document, Document]:
-    a = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, old])])
-    b = _release(tmp / "new.txt", [("1. Game Concepts", "100. General", [_SAME, new])])
-    return a, b
-
-
 def _told(old: Document, new: Document) -> list[tuple[Kind, list[str], list[str], bool]]:
     return [
         (ch.kind, numbers(old, ch.old), numbers(new, ch.new), ch.uncertain)
@@ -59,16 +53,16 @@ def _told(old: Document, new: Document) -> list[tuple[Kind, list[str], list[str]
 
 
 def test_rewritten_at_its_number_with_half_its_meaning_is_linked_uncertain(tmp_path: Path) -> None:
-    old, new = _pair(tmp_path, ("100.2", OLD), ("100.2", REWRITTEN))
+    old, new = same_section(tmp_path, [("100.2", OLD)], [("100.2", REWRITTEN)])
     assert _told(old, new) == [(Kind.EDITED, ["100.2"], ["100.2"], True)]
     # Read the other way round, the same link.
     assert [(k, n, o, u) for k, o, n, u in _told(new, old)] == [(Kind.EDITED, ["100.2"], ["100.2"], True)]
 
 
 def test_at_another_number_or_with_less_of_its_meaning_it_is_not(tmp_path: Path) -> None:
-    old, new = _pair(tmp_path, ("100.2", OLD), ("100.3", REWRITTEN))
+    old, new = same_section(tmp_path, [("100.2", OLD)], [("100.3", REWRITTEN)])
     assert {k for k, _, _, _ in _told(old, new)} == {Kind.REMOVED, Kind.ADDED}
-    old, new = _pair(tmp_path, ("100.2", OLD), ("100.2", LESS))
+    old, new = same_section(tmp_path, [("100.2", OLD)], [("100.2", LESS)])
     assert {k for k, _, _, _ in _told(old, new)} == {Kind.REMOVED, Kind.ADDED}
     # (not linked, then given up: never linked, and the refusal says why)
     gone = change_of(old, align(old, new), "100.2")

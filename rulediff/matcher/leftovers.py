@@ -208,12 +208,15 @@ def _placed(m: Matcher, i: int, j: int) -> float:
     return points
 
 
-def _rewritten_in_place(m: Matcher, i: int, j: int, like: Likeness) -> bool:
-    """A short rule rewritten at its own number, under parents paired with each other, that keeps every word of
-    its meaning (2020-04-17's 100.5: "There is no maximum deck size." grew a sentence before it): too short for
-    containment to count anywhere else (CONTAINED_WORDS), at its own place it is the same rule."""
-    if m.a.labels[i] is None or m.a.labels[i] != m.b.labels[j]:
-        return False
+def _own_number(m: Matcher, i: int, j: int, placed: float) -> bool:
+    """Nodes ``i`` and ``j`` have the same number, under parents paired with each other (``placed``)."""
+    return placed >= 10 and m.a.labels[i] is not None and m.a.labels[i] == m.b.labels[j]
+
+
+def _keeps_every_word(m: Matcher, i: int, j: int, like: Likeness) -> bool:
+    """A short rule rewritten at its own number that keeps every word of its meaning (2020-04-17's 100.5: "There
+    is no maximum deck size." grew a sentence before it): too short for containment to count anywhere else
+    (CONTAINED_WORDS), at its own place it is the same rule."""
     na, nb = len(content(m.a.masked(i))), len(content(m.b.masked(j)))
     return min(na, nb) >= SHORT_HELD_WORDS and (like.kept_a if na <= nb else like.kept_b) >= 1.0
 
@@ -274,16 +277,11 @@ def rescue(m: Matcher, fa: list[int], into_b: ContentIndex) -> bool:
                 continue
             like = likeness(text, m.b.masked(j))
             placed = _placed(m, i, j)
-            in_place = placed >= 10 and _rewritten_in_place(m, i, j, like)
+            own = _own_number(m, i, j, placed)
+            in_place = own and _keeps_every_word(m, i, j, like)
             alike = like.strong or (placed and like.placed) or in_place
-            # (at its own number, under parents paired with each other, with half its meaning: the same rule)
-            at_number = (
-                not alike
-                and placed >= 10
-                and like.meaning >= PLACED_MEANING
-                and m.a.labels[i] is not None
-                and m.a.labels[i] == m.b.labels[j]
-            )
+            # (at its own number with half its meaning, however unlike the text: the same rule rewritten)
+            at_number = own and not alike and like.meaning >= PLACED_MEANING
             if alike or at_number:
                 points = like.rank + _structure(m, i, j, placed) * (2 if like.part else 1)
                 cands.append((points, i, j, like, in_place or sure(like, placed), _AT_NUMBER if at_number else _FOUND))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
@@ -30,9 +31,21 @@ from .thresholds import RESCUE_NEAR
 _NEAR = Fraction(RESCUE_NEAR).limit_denominator(100)
 _SHORT, _LONG = (_NEAR / (2 - _NEAR)).as_integer_ratio()
 
-# A move: (how alike the freed text and its counterpart are, the freed node's side (0 old, 1 new), the freed node,
-# the counterpart, the node the counterpart leaves, the likeness of the two, of the link given way).
-_Move = tuple[float, int, int, int, int, Likeness, Likeness]
+
+class _Move(NamedTuple):
+    """A freed node taking its counterpart: read from the side whose node was freed (``way``: 0 old, 1 new)."""
+
+    mean: float  # how alike the freed text and its counterpart are, text and meaning together
+    way: int
+    freed: int
+    counterpart: int
+    partner: int  # the node the counterpart leaves
+    like: Likeness  # the freed text and its counterpart
+    now: Likeness  # the link that gives way
+
+    def nodes(self) -> set[tuple[int, int]]:
+        """The nodes the move touches, as (0 old / 1 new, position)."""
+        return {(self.way, self.freed), (1 - self.way, self.counterpart), (self.way, self.partner)}
 
 
 def reclaim(a: Side, b: Side, g: Grouping, given_up: set[tuple[int, int]], cut: tuple[set[int], set[int]]) -> None:
@@ -87,10 +100,10 @@ def _moves(a: Side, b: Side, late: list[int], links: dict[int, int], way: int) -
                 continue  # (a heading or a titled node pairs by title)
             like, now = likeness(text, b.masked(j)), likeness(a.masked(k), b.masked(j))
             if like.better_than(now):
-                moves.append((like.mean, way, i, j, k, like, now))
-        moves.sort(key=lambda m: -m[0])
+                moves.append(_Move(like.mean, way, i, j, k, like, now))
+        moves.sort(key=lambda m: -m.mean)
         # (the closest; two as close make none)
-        if moves and (len(moves) == 1 or moves[1][0] < moves[0][0]):
+        if moves and (len(moves) == 1 or moves[1].mean < moves[0].mean):
             out.append(moves[0])
     return out
 
@@ -100,22 +113,15 @@ def _chosen(moves: list[_Move]) -> list[_Move]:
     make neither (the same either way round)."""
     out: list[_Move] = []
     taken: set[tuple[int, int]] = set()  # (side, node) of the moves made
-    for move in sorted(moves, key=lambda m: (-m[0], m[1], m[2])):
-        mean, way, i, j, k = move[:5]
-        nodes = _nodes(move)
+    for move in sorted(moves, key=lambda m: (-m.mean, m.way, m.freed)):
+        nodes = move.nodes()
         if nodes & taken:
             continue
-        if any(o is not move and o[0] == mean and _nodes(o) & nodes for o in moves):
+        if any(o is not move and o.mean == move.mean and o.nodes() & nodes for o in moves):
             continue
         out.append(move)
         taken |= nodes
     return out
-
-
-def _nodes(move: _Move) -> set[tuple[int, int]]:
-    """The nodes a move touches, as (0 old / 1 new, position)."""
-    _, way, i, j, k = move[:5]
-    return {(way, i), (1 - way, j), (way, k)}
 
 
 def _apply(a: Side, b: Side, g: Grouping, moves: list[_Move]) -> None:
@@ -124,19 +130,19 @@ def _apply(a: Side, b: Side, g: Grouping, moves: list[_Move]) -> None:
         return
     made: dict[int, Pair] = {}
     left: set[int] = set()  # old nodes whose link gave way
-    for _, way, x, y, k, like, now in moves:
-        old, new, partner = (x, y, k) if way == 0 else (y, x, k)
-        # (way 0: the old node x takes the new y from the old k; way 1: the new node x takes the old y from the new k)
-        if way == 0:
+    for m in moves:
+        partner, like, now = m.partner, m.like, m.now
+        # (way 0: the old node freed takes the new counterpart from the old partner; way 1 the other way round)
+        if m.way == 0:
+            old, new = m.freed, m.counterpart
             del g.a2b[partner]
             left.add(partner)
-            told = f"the old {a.labels[partner]}"
-            freed = f"the old {a.labels[old]}"
+            told, freed = f"the old {a.labels[partner]}", f"the old {a.labels[old]}"
         else:
+            old, new = m.counterpart, m.freed
             del g.b2a[partner]
             left.add(old)
-            told = f"the new {b.labels[partner]}"
-            freed = f"the new {b.labels[new]}"
+            told, freed = f"the new {b.labels[partner]}", f"the new {b.labels[new]}"
         g.a2b[old], g.b2a[new] = new, old
         why = (
             f"text {like.ratio:.2f}, {like.meaning:.0%} of the meaning; a closer counterpart than {told} (text "

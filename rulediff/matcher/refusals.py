@@ -57,7 +57,7 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
         own = at_number.get(a.labels[i])
-        if own is not None and Likeness(text, b.masked(own)).meaning >= KEPT_MEANING:
+        if own is not None and likeness(text, b.masked(own)).meaning >= KEPT_MEANING:
             cands.add(own)
         if given_up and i in given_up:
             cands.add(given_up[i])
