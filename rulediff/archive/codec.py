@@ -330,6 +330,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.classify",
     "rulediff.matcher.corrections",
     "rulediff.matcher.evidence",
+    "rulediff.matcher.folded",
     "rulediff.matcher.glossary",
     "rulediff.matcher.held",
     "rulediff.matcher.leftovers",

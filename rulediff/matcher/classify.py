@@ -18,6 +18,7 @@ from ..words.nature import nature_of
 from ..words.records import Nature, Rename
 from .absorbed import one_group_each, regroup_absorbed
 from .corrections import Fix, hand_corrected, said_cut
+from .folded import regroup_folded
 from .glossary import glossary_changes
 from .held import regroup_held
 from .likeness import Likeness
@@ -164,6 +165,7 @@ def _grouped(
     regroup_absorbed(a, b, g)
     regroup_held(a, b, g, cut)
     regroup_sentences(a, b, g, cut)
+    regroup_folded(a, b, g, cut)
     return g
 
 

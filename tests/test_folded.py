@@ -1,0 +1,182 @@
+"""A heading folded into another that goes on, and its copies of rules there (matcher/folded.py): on the official
+releases, and on small ones where each guard is met alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulediff.matcher.classify import align
+from rulediff.matcher.folded import folds
+from rulediff.matcher.records import Kind
+from rulediff.matcher.sides import prepared
+from rulediff.model import Document
+
+from .aligned import change_of, numbers, official_pair
+from .conftest import needs_cr_corpus
+from .test_held import _SAME, W, _release
+
+# One rule said of two kinds of card: a copy of the other but for that word (9 of its 10 content words are there).
+COPY = "If an effect allows a player to cast a {} card face down, that card has only the characteristics the effect "
+COPY += "gives it."
+DOUBLE = [("101", "Double Cards"), ("101.1", W[0]), ("101.2", W[1]), ("101.3", COPY.format("double"))]
+MELD = [("102", "Meld Cards"), ("102.1", W[2]), ("102.2", W[3]), ("102.3", COPY.format("meld"))]
+# The double-faced rules with the meld rules' two texts after them: 102 folded into 101.
+FOLDED = [*DOUBLE, ("101.4", W[2]), ("101.5", W[3])]
+
+
+def _releases(tmp: Path, olds: list[tuple[str, str]], news: list[tuple[str, str]]) -> tuple[Document, Document]:
+    """Old and new rules under section 1 after 100.1, which stays."""
+    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, *olds])])
+    new = _release(tmp / "new.txt", [("1. Game Concepts", "100. General", [_SAME, *news])])
+    return old, new
+
+
+def _groups(old: Document, new: Document) -> list[tuple[Kind, list[str], list[str], bool]]:
+    """The changes but those unchanged or renumbered (the texts that went under the other heading)."""
+    return [
+        (ch.kind, numbers(old, ch.old), numbers(new, ch.new), ch.uncertain)
+        for ch in align(old, new).changes
+        if ch.kind not in (Kind.UNCHANGED, Kind.RENUMBERED)
+    ]
+
+
+@needs_cr_corpus
+def test_2023_meld_cards_folded_into_double_faced_cards() -> None:
+    old, new, al = official_pair("2023-02-03", "2023-04-14")
+    heading = change_of(old, al, "713")
+    assert heading.kind == Kind.MERGED and numbers(old, heading.old) == ["712", "713"] and heading.uncertain
+    assert numbers(new, heading.new) == ["712"]
+    assert heading.reason.endswith("713 folded into it (5 of the 5 rules under it with a counterpart went there)")
+    # 713.10 is 712.15 but for "meld card", and 712.15 continues the old 712.11 word for word.
+    copy = change_of(old, al, "713.10")
+    assert copy.kind == Kind.MERGED and numbers(old, copy.old) == ["712.11", "713.10"]
+    assert numbers(new, copy.new) == ["712.15"]
+    assert "713.10 went there too, a copy under the heading folded into it (92% of its words are there)" in copy.reason
+    for number, into in (("713.11", "712.16"), ("713.12", "712.19"), ("713.4a", "712.8a")):
+        assert numbers(new, change_of(old, al, number).new) == [into]
+    # 713.6 says less than most of its words anywhere (712.6, 45%): still removed, its closest text named.
+    gone = change_of(old, al, "713.6")
+    assert gone.kind == Kind.REMOVED and gone.closest is not None and gone.closest.number == "712.6"
+    # Read the other way, 713 and its copies came out of 712 and the rules they copy.
+    _, _, back = official_pair("2023-04-14", "2023-02-03")
+    split = change_of(new, back, "712")
+    assert split.kind == Kind.SPLIT and numbers(old, split.new) == ["712", "713"]
+    assert numbers(old, change_of(new, back, "712.15").new) == ["712.11", "713.10"]
+
+
+@needs_cr_corpus
+def test_2019_tokens_came_out_of_permanents() -> None:
+    # 2019-07-12's 111 Tokens is the old 110.5-110.5g, subrules become rules: 111 came out of 110.
+    old, new, al = official_pair("2019-06-14", "2019-07-12")
+    ch = change_of(old, al, "110")
+    assert ch.kind == Kind.SPLIT and numbers(new, ch.new) == ["110", "111"] and ch.uncertain
+    assert numbers(new, change_of(old, al, "110.5a").new) == ["111.2"]
+
+
+def test_a_heading_folded_whole_joins_the_link_either_way_round(tmp_path: Path) -> None:
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
+    assert _groups(old, new) == [
+        (Kind.MERGED, ["101", "102"], ["101"], True),
+        (Kind.MERGED, ["101.3", "102.3"], ["101.3"], True),
+    ]
+    assert _groups(new, old) == [
+        (Kind.SPLIT, ["101"], ["101", "102"], True),
+        (Kind.SPLIT, ["101.3"], ["101.3", "102.3"], True),
+    ]
+
+
+def test_one_rule_gone_there_is_no_fold(tmp_path: Path) -> None:
+    # Only 102.1 has a counterpart (102.2 says something new): one rule is not a heading's rules (FOLDED_RULES).
+    meld = [*MELD[:2], ("102.3", COPY.format("meld"))]
+    old, new = _releases(tmp_path, [*DOUBLE, *meld], [*DOUBLE, ("101.4", W[2])])
+    assert (Kind.REMOVED, ["102"], [], False) in _groups(old, new)
+    assert (Kind.REMOVED, ["102.3"], [], False) in _groups(old, new)
+
+
+def test_half_its_rules_gone_there_is_no_fold(tmp_path: Path) -> None:
+    # 102.1 and 102.2 went under 101, 102.4 and 102.5 under 103: not more than half.
+    meld = [*MELD, ("102.4", W[4]), ("102.5", _SAME[1].replace("Jasper", "Quartz"))]
+    stays = ("103.1", _SAME[1].replace("Jasper", "Rubble"))
+    other = [("103", "Other Cards"), ("103.2", W[4]), ("103.3", meld[-1][1]), stays]
+    old, new = _releases(tmp_path, [*DOUBLE, *meld, ("103", "Other Cards"), stays], [*FOLDED, *other])
+    assert (Kind.REMOVED, ["102"], [], False) in _groups(old, new)
+
+
+def test_a_copy_under_a_heading_that_goes_on_stays_removed(tmp_path: Path) -> None:
+    # 102 goes on (a copy of a template whose heading stays is removed, not folded: 2015's 702.72b).
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD], [*DOUBLE, *MELD[:3]])
+    assert _groups(old, new) == [(Kind.REMOVED, ["102.3"], [], False)]
+
+
+def test_a_heading_whose_rules_went_under_a_text_is_no_fold(tmp_path: Path) -> None:
+    # The old heading 100.3's rules are the new 100.2a-b, under the text 100.2: no heading folds into a text.
+    olds = [("100.2", W[4]), ("100.3", "Details"), ("100.3a", W[0]), ("100.3b", W[1])]
+    news = [("100.2", W[4]), ("100.2a", W[0]), ("100.2b", W[1])]
+    old, new = _releases(tmp_path, olds, news)
+    assert _groups(old, new) == [(Kind.REMOVED, ["100.3"], [], False)]
+
+
+def test_a_copy_that_says_too_little_there_stays_removed(tmp_path: Path) -> None:
+    # 102.3 has half its words in 101.3 (CONTAINED); 102.6 has all its words there, but too few to tell it from
+    # another (CONTAINED_WORDS).
+    meld = [
+        *MELD[:3],
+        ("102.3", "If an effect allows a player to cast a meld card, it gains flying and haste."),
+        ("102.6", "A double card has the characteristics."),
+    ]
+    old, new = _releases(tmp_path, [*DOUBLE, *meld], FOLDED)
+    groups = _groups(old, new)
+    assert (Kind.MERGED, ["101", "102"], ["101"], True) in groups
+    assert (Kind.REMOVED, ["102.3"], [], False) in groups and (Kind.REMOVED, ["102.6"], [], False) in groups
+
+
+def test_a_copy_as_like_two_rules_there_joins_neither(tmp_path: Path) -> None:
+    # 101.3 and 101.6 say the same for double and triple cards; the meld copy is as like both.
+    double = [*DOUBLE, ("101.6", COPY.format("triple"))]
+    old, new = _releases(tmp_path, [*double, *MELD], [*double, ("101.7", W[2]), ("101.8", W[3])])
+    groups = _groups(old, new)
+    assert (Kind.MERGED, ["101", "102"], ["101"], True) in groups
+    assert (Kind.REMOVED, ["102.3"], [], False) in groups
+
+
+def test_a_fold_and_a_split_on_one_link_make_neither(tmp_path: Path) -> None:
+    # 102's rules went under 101, while the new 103 is made of 101's: both touch the link 101 -> 101.
+    olds = [("101", "Double Cards"), ("101.1", W[0]), ("101.2", W[1]), ("101.3", W[4]), *MELD[:3]]
+    news = [("101", "Double Cards"), ("101.3", W[4]), ("101.4", W[2]), ("101.5", W[3])]
+    news += [("103", "Other Cards"), ("103.1", W[0]), ("103.2", W[1])]
+    old, new = _releases(tmp_path, olds, news)
+    groups = _groups(old, new)
+    assert (Kind.REMOVED, ["102"], [], False) in groups and (Kind.ADDED, [], ["103"], False) in groups
+
+
+def test_a_text_whose_subrules_went_under_a_heading_is_no_fold(tmp_path: Path) -> None:
+    # The old 100.3 is a text (gone) whose subrules are the new 100.2b-c, under the heading 100.2: the text is
+    # removed, not folded.
+    gone = ("100.3", _SAME[1].replace("Jasper", "Quartz"))
+    olds = [("100.2", "Details"), ("100.2a", W[0]), gone, ("100.3a", W[1]), ("100.3b", W[2])]
+    news = [("100.2", "Details"), ("100.2a", W[0]), ("100.2b", W[1]), ("100.2c", W[2])]
+    old, new = _releases(tmp_path, olds, news)
+    assert (Kind.REMOVED, ["100.3"], [], False) in _groups(old, new)
+
+
+def test_a_link_already_in_a_group_is_joined_by_nothing(tmp_path: Path) -> None:
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
+    a, b = prepared(old), prepared(new)
+    at_a = {str(r.number): k for k, r in enumerate(old.rules)}
+    at_b = {str(r.number): k for k, r in enumerate(new.rules)}
+    links = {"100.1": "100.1", "101": "101", "101.1": "101.1", "101.2": "101.2", "101.3": "101.3"}
+    links |= {"102.1": "101.4", "102.2": "101.5"}
+    dest = {at_a[x]: [at_b[y]] for x, y in links.items()}
+    b2a = {at_b[y]: at_a[x] for x, y in links.items()}
+    free = {at_a["102"], at_a["102.3"]}
+
+    def found(taken_a: set[str], taken_b: set[str]) -> dict[str, str]:
+        taken = ({at_a[x] for x in taken_a}, {at_b[y] for y in taken_b})
+        out = folds(a, b, dest, b2a, taken, free, ("{}", "{}"))
+        return {a.labels[i] or "": b.labels[x] or "" for i, (x, _) in out.items()}
+
+    assert found(set(), set()) == {"102": "101", "102.3": "101.3"}
+    # The heading's home, or its partner, in a split or a merge: nothing folds there.
+    assert found(set(), {"101"}) == {} and found({"101"}, set()) == {}
+    # The copy's rule, or that rule's partner, in one: the heading folds, the copy stays.
+    assert found(set(), {"101.3"}) == {"102": "101"} and found({"101.3"}, set()) == {"102": "101"}
