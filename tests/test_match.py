@@ -124,7 +124,10 @@ def test_every_keyword_and_heading_keeps_its_title_mapped_number() -> None:
         a = docs.get(pa) or parse(str(pa))
         b = docs.get(pb) or parse(str(pb))
         al = align(a, b)
-        a2b = {i: j for ch in al.changes if len(ch.old) == 1 for i in ch.old for j in ch.new[:1]}
+        # (a heading another folded into keeps its title too: 2023-04's 712 Double-Faced Cards, 713 merged into it)
+        a2b = {
+            i: j for ch in al.changes if len(ch.old) == 1 or ch.kind == Kind.MERGED for i in ch.old for j in ch.new[:1]
+        }
         ta, tb = _titled(a), _titled(b)
         for k, i in ta.items():
             if k in tb and a2b.get(i) != tb[k]:
