@@ -6,13 +6,25 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from .leftovers import ContentIndex, Matcher, texts
 from .meaning import Likeness, content, likeness
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
 from .sides import Side
-from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_CARRIED, RESCUE_NEAR, RESCUE_TEXT
+from .thresholds import (
+    CONTAINED,
+    CONTAINED_WORDS,
+    KEPT_MEANING,
+    PLACED_MEANING,
+    RESCUE_CARRIED,
+    RESCUE_NEAR,
+    RESCUE_TEXT,
+)
 
 _RULE = 2
+# CONTAINED as a fraction (4/5), so that a text's share is told in whole numbers: 0.8 x 35 is 28.000000000000004.
+_HOLDS = Fraction(CONTAINED).limit_denominator(100)
 
 # The changes whose new nodes may hold a removed rule's words: new, edited, moved and edited, split, merged.
 _HOMES = frozenset({Kind.ADDED, Kind.SPLIT, Kind.MERGED, *EDITED_KINDS})
@@ -56,6 +68,10 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
+        if not cands:
+            # (a text all of whose words many rules hold shares none the index looks up: 2009-07-11's 401.2, "A
+            # spell stops being a spell when it resolves ...", most of whose words 111.1 has)
+            cands.update(_holding(index, text))
         own = at_number.get(a.labels[i])
         if own is not None and likeness(text, b.masked(own)).meaning >= KEPT_MEANING:
             cands.add(own)
@@ -78,6 +94,21 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
         )
         out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
     return out
+
+
+def _holding(index: ContentIndex, text: str) -> list[int]:
+    """The nodes of ``index`` holding most (CONTAINED) of the content words of ``text``, CONTAINED_WORDS of them at
+    least, common words too: what :meth:`ContentIndex.near` cannot find for a text all of whose words many nodes
+    hold. (One holding all but ``m`` of its words holds one at least of any ``m`` + 1 of them: those of the
+    ``m`` + 1 rarest are the only candidates.)"""
+    bag = content(text)
+    if len(bag) < CONTAINED_WORDS:
+        return []
+    get, masked = index.where.get, index.side.masked
+    need = -(-len(bag) * _HOLDS.numerator // _HOLDS.denominator)  # (CONTAINED of them, rounded up, in integers)
+    rarest = sorted(bag, key=lambda w: len(get(w, ())))[: len(bag) - need + 1]
+    cands = set().union(*(get(w, ()) for w in rarest))
+    return sorted(k for k in cands if len(bag & content(masked(k))) >= need)
 
 
 def _given_up(like: Likeness) -> str:

@@ -1,0 +1,73 @@
+"""A removed rule's closest text and why no link was made (matcher/refusals.py): found even when every word of the
+rule is one many rules hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulediff.matcher.leftovers import COMMON_FROM
+from rulediff.matcher.records import Change, Kind
+from rulediff.matcher.refusals import refusals
+from rulediff.matcher.sides import prepared
+
+from .aligned import change_of, official_pair
+from .conftest import needs_cr_corpus
+from .test_held import _SAME, _release
+
+# Seven words; rules that hold them all but one, more of them than a word may be held by and still be looked up.
+GONE = "Alpha bravo charlie delta echo foxtrot golf."
+HOLDERS = COMMON_FROM + 5
+
+
+@needs_cr_corpus
+def test_a_rule_whose_words_many_rules_hold_has_its_closest_text_named() -> None:
+    # 2009-07-11's 213.4 ("Every spell has a controller ...") has most of its words in 111.2, all of them words
+    # dozens of rules hold.
+    old, _, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "213.4")
+    assert ch.kind == Kind.REMOVED and ch.closest is not None and ch.closest.number == "111.2"
+    assert ch.closest.why.startswith("77% of its meaning is there, but its text only 0.35 alike, elsewhere")
+
+
+def _closest(tmp: Path, gone: str, holders: list[str]) -> str | None:
+    """The closest text refusals() names for ``gone``, removed, given ``holders`` added under 700."""
+    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, ("100.2", gone)])])
+    news = [(f"700.{k}", text) for k, text in enumerate(holders, 1)]
+    new = _release(
+        tmp / "new.txt",
+        [("1. Game Concepts", "100. General", [_SAME]), ("7. Additional Rules", "700. Miscellany", news)],
+    )
+    a, b = prepared(old), prepared(new)
+    i = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
+    changes = [Change(Kind.REMOVED, (i,), ())]
+    changes += [Change(Kind.ADDED, (), (j,)) for j, r in enumerate(new.rules) if str(r.number).startswith("700.")]
+    found = refusals(a, b, changes).get(i)
+    return found.number if found is not None else None
+
+
+def _tail(k: int) -> str:
+    """Words no other rule has: ``k`` spelled out in letters."""
+    return " ".join(f"word{chr(97 + int(d))}{chr(97 + k % 7)}" for d in str(k * 7919)) + "."
+
+
+def test_the_closest_text_is_found_among_rules_holding_most_of_its_words(tmp_path: Path) -> None:
+    # Each holder has six of GONE's seven words (and words of its own): every word of GONE is common.
+    words = GONE.rstrip(".").split()
+    holders = [" ".join(words[:6]) + " " + _tail(k) for k in range(HOLDERS)]
+    holders[7] = " ".join(words[:6]) + " hotel."  # the most alike
+    assert _closest(tmp_path, GONE, holders) == "700.8"
+
+
+def test_none_is_named_where_only_some_of_its_words_are(tmp_path: Path) -> None:
+    # Five of seven words is less than most (CONTAINED, 4 in 5); nor are the two rarest of them alone.
+    words = GONE.rstrip(".").split()
+    holders = [" ".join(words[:5]) + " " + _tail(k) for k in range(HOLDERS)]
+    holders.append(" ".join(words[5:]) + " " + _tail(HOLDERS))
+    assert _closest(tmp_path, GONE, holders) is None
+
+
+def test_none_is_named_for_a_text_of_few_words(tmp_path: Path) -> None:
+    # Five words (fewer than CONTAINED_WORDS), each in every holder: too few to tell one holder from another.
+    short = "Alpha bravo charlie delta echo."
+    holders = [short.rstrip(".") + " " + _tail(k) for k in range(HOLDERS)]
+    assert _closest(tmp_path, short, holders) is None
