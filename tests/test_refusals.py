@@ -1,5 +1,5 @@
 """A removed rule's closest text and why no link was made (matcher/refusals.py): found even when every word of the
-rule is one many rules hold."""
+rule is one many rules hold, among the texts holding most of them or, failing those, in its own place."""
 
 from __future__ import annotations
 
@@ -26,21 +26,46 @@ def test_a_rule_whose_words_many_rules_hold_has_its_closest_text_named() -> None
     old, _, al = official_pair("2009-05-01", "2009-07-11")
     ch = change_of(old, al, "213.4")
     assert ch.kind == Kind.REMOVED and ch.closest is not None and ch.closest.number == "111.2"
-    assert ch.closest.why.startswith("77% of its meaning is there, but its text only 0.35 alike, elsewhere")
+    assert ch.closest.why.startswith(
+        "77% of its meaning is there, in its own place (under 111, where 213 went), but its text only 0.35 alike"
+    )
 
 
-def _closest(tmp: Path, gone: str, holders: list[str]) -> str | None:
-    """The closest text refusals() names for ``gone``, removed, given ``holders`` added under 700."""
-    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, ("100.2", gone)])])
+@needs_cr_corpus
+def test_a_rule_sharing_only_common_words_has_the_text_in_its_place_named() -> None:
+    # 2009-07-11's 502.68a, lifelink as a triggered ability, shares with 702.13a, lifelink as a static one, only
+    # words dozens of rules hold but "lifelink"; 502.68 went to 702.13.
+    old, _, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "502.68a")
+    assert ch.kind == Kind.REMOVED and ch.closest is not None
+    assert ch.closest.said() == (
+        "closest: 702.13a (0.45), refused because only 45% of its meaning is there, in its own place (under 702.13, "
+        "where 502.68 went), in text 0.45 alike (a link in its place needs 50% of the meaning)"
+    )
+
+
+def _closest(
+    tmp: Path, gone: str, holders: list[str], in_place: str | None = None, stays: str | None = None
+) -> str | None:
+    """The closest text refusals() names for ``gone``, the old 100.2, removed, given ``holders`` added under 700
+    (and ``in_place`` added as 100.3, ``stays`` unchanged as 100.4; 100 goes on as 100)."""
+    kept = [("100.4", stays)] if stays else []
+    old = _release(tmp / "old.txt", [("1. Game Concepts", "100. General", [_SAME, ("100.2", gone), *kept])])
     news = [(f"700.{k}", text) for k, text in enumerate(holders, 1)]
+    here = [("100.3", in_place)] if in_place else []
     new = _release(
         tmp / "new.txt",
-        [("1. Game Concepts", "100. General", [_SAME]), ("7. Additional Rules", "700. Miscellany", news)],
+        [("1. Game Concepts", "100. General", [_SAME, *here, *kept]), ("7. Additional Rules", "700. Miscellany", news)],
     )
     a, b = prepared(old), prepared(new)
-    i = next(k for k, r in enumerate(old.rules) if str(r.number) == "100.2")
-    changes = [Change(Kind.REMOVED, (i,), ())]
-    changes += [Change(Kind.ADDED, (), (j,)) for j, r in enumerate(new.rules) if str(r.number).startswith("700.")]
+    at_old = {str(r.number): k for k, r in enumerate(old.rules)}
+    at_new = {str(r.number): k for k, r in enumerate(new.rules)}
+    i = at_old["100.2"]
+    changes = [
+        Change(Kind.UNCHANGED, (at_old[n],), (at_new[n],)) for n in ("1", "100", "100.1", "100.4") if n in at_old
+    ]
+    changes.append(Change(Kind.REMOVED, (i,), ()))
+    changes += [Change(Kind.ADDED, (), (j,)) for n, j in at_new.items() if n.startswith(("7", "100.3"))]
     found = refusals(a, b, changes).get(i)
     return found.number if found is not None else None
 
@@ -71,3 +96,13 @@ def test_none_is_named_for_a_text_of_few_words(tmp_path: Path) -> None:
     short = "Alpha bravo charlie delta echo."
     holders = [short.rstrip(".") + " " + _tail(k) for k in range(HOLDERS)]
     assert _closest(tmp_path, short, holders) is None
+
+
+def test_failing_those_the_text_in_its_own_place_is_named(tmp_path: Path) -> None:
+    # 100.3 shares three of GONE's seven words, each one dozens of rules hold: it is named, in its place (100 went
+    # to 100); one word only is too little of its meaning (KEPT_MEANING).
+    holders = ["Alpha bravo charlie " + _tail(k) for k in range(HOLDERS)]
+    assert _closest(tmp_path, GONE, holders, "Alpha bravo charlie hotel india juliet.") == "100.3"
+    assert _closest(tmp_path, GONE, holders, "Alpha hotel india juliet kilo lima.") is None
+    # A rule there that stays as it was carries its own words, not the removed rule's.
+    assert _closest(tmp_path, GONE, holders, stays="Alpha bravo charlie kilo lima mike.") is None

@@ -66,7 +66,9 @@ def test_at_another_number_or_with_less_of_its_meaning_it_is_not(tmp_path: Path)
     assert {k for k, _, _, _ in _told(old, new)} == {Kind.REMOVED, Kind.ADDED}
     # (not linked, then given up: never linked, and the refusal says why)
     gone = change_of(old, align(old, new), "100.2")
-    assert gone.closest is not None and gone.closest.why.startswith("only 39% of its meaning is there, in text 0.36")
+    assert gone.closest is not None and gone.closest.why.startswith(
+        "only 39% of its meaning is there, in its own place (under 100, where 100 went), in text 0.36"
+    )
 
 
 def test_under_parents_not_paired_it_is_not(tmp_path: Path) -> None:

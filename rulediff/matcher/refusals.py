@@ -17,6 +17,7 @@ from .thresholds import (
     CONTAINED_WORDS,
     KEPT_MEANING,
     PLACED_MEANING,
+    PLACED_TEXT,
     RESCUE_CARRIED,
     RESCUE_NEAR,
     RESCUE_TEXT,
@@ -64,19 +65,21 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     # anything for the index; "generally optional" now. (A number whose section was renumbered around it names
     # another rule: 2009-07-11's 500.4 is not the old 500.4.)
     at_number = {b.labels[j]: j for j in homes}
+    placed = _in_place(a, b, changes, removed, homes)
     closest: dict[int, tuple[Likeness, int]] = {}
     for i in removed:
         text = a.masked(i)
         cands = {*index.near(text), *same.get(a.rules[i].text, ())}
-        if not cands:
-            # (a text all of whose words many rules hold shares none the index looks up: 2009-07-11's 401.2, "A
-            # spell stops being a spell when it resolves ...", most of whose words 111.1 has)
-            cands.update(_holding(index, text))
-        own = at_number.get(a.labels[i])
-        if own is not None and likeness(text, b.masked(own)).meaning >= KEPT_MEANING:
-            cands.add(own)
         if given_up and i in given_up:
             cands.add(given_up[i])
+        if not cands:
+            # (a text all of whose words many rules hold shares none the index looks up: 2009-07-11's 401.2, "A
+            # spell stops being a spell when it resolves ...", most of whose words 111.1 has; failing that, the
+            # texts in its own place that share some of its meaning)
+            cands.update(_holding(index, text) or (j for j in placed.get(i, ()) if _kept(text, b.masked(j))))
+        own = at_number.get(a.labels[i])
+        if own is not None and _kept(text, b.masked(own)):
+            cands.add(own)
         best = max(
             ((likeness(text, b.masked(j)), j) for j in cands if b.labels[j] is not None and b.level[j] >= _RULE),
             key=lambda t: (max(t[0].ratio, t[0].dice), -t[1]),
@@ -89,10 +92,30 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     owner = {j: ch.old for ch in changes for j in ch.new if j in bests}
     out: dict[int, Closest] = {}
     for i, (like, j) in closest.items():
-        why = (
-            _given_up(like) if given_up and given_up.get(i) == j and not owner.get(j) else _why(a, b, i, j, like, owner)
-        )
+        if given_up and given_up.get(i) == j and not owner.get(j):
+            why = _given_up(like)
+        else:
+            why = _why(a, b, i, j, like, owner, j in placed.get(i, ()))
         out[i] = Closest(str(b.labels[j]), round(like.ratio, 2), round(like.meaning, 2), why)
+    return out
+
+
+def _kept(text: str, other: str) -> bool:
+    """``other`` shares some of the meaning of ``text`` (KEPT_MEANING)."""
+    return likeness(text, other).meaning >= KEPT_MEANING
+
+
+def _in_place(a: Side, b: Side, changes: list[Change], removed: list[int], homes: set[int]) -> dict[int, list[int]]:
+    """For each of ``removed``, the texts of ``homes`` under the node of ``b`` its parent went to (one to one, or
+    the first of a split): its own place. 2009-07-11's 502.68a, lifelink as a triggered ability, shares with 702.13a,
+    lifelink as a static one, only words dozens of rules hold but "lifelink"; 502.68 went to 702.13."""
+    ups = {a.parent[i] for i in removed} - {-1}
+    went = {ch.old[0]: ch.new[0] for ch in changes if len(ch.old) == 1 and ch.new and ch.old[0] in ups}
+    out: dict[int, list[int]] = {}
+    for i in removed:
+        to = went.get(a.parent[i], -1)
+        if to >= 0:
+            out[i] = texts(b, [j for j in b.children[to] if j in homes])
     return out
 
 
@@ -121,8 +144,11 @@ def _given_up(like: Likeness) -> str:
     )
 
 
-def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tuple[int, ...]]) -> str:
-    """What refused the link of old ``i`` with new ``j``."""
+def _why(
+    a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tuple[int, ...]], in_place: bool = False
+) -> str:
+    """What refused the link of old ``i`` with new ``j`` (``in_place``: ``j`` is under the node ``i``'s parent
+    went to)."""
     olds = owner.get(j, ())
     if olds:
         k = olds[0]
@@ -137,6 +163,18 @@ def _why(a: Side, b: Side, i: int, j: int, like: Likeness, owner: dict[int, tupl
         )
     if like.ratio >= RESCUE_NEAR or (like.ratio >= RESCUE_TEXT and min(like.kept_a, like.kept_b) >= RESCUE_CARRIED):
         return "another unpaired rule is as close to it: too ambiguous to link"
+    if in_place:
+        where = f"in its own place (under {b.labels[b.parent[j]]}, where {a.labels[a.parent[i]]} went)"
+        if like.meaning < PLACED_MEANING:
+            return (
+                f"only {like.meaning:.0%} of its meaning is there, {where}, in text {like.ratio:.2f} alike (a link in"
+                f" its place needs {PLACED_MEANING:.0%} of the meaning)"
+            )
+        return (
+            f"{like.meaning:.0%} of its meaning is there, {where}, but its text only {like.ratio:.2f} alike (a link in"
+            f" its place needs text {PLACED_TEXT:.2f}, or one held in the other, with {PLACED_MEANING:.0%} of the"
+            " meaning)"
+        )
     need = f"a link needs text {RESCUE_NEAR:.2f}, or {RESCUE_TEXT:.2f} with {RESCUE_CARRIED:.0%} of each side's meaning"
     if like.meaning >= PLACED_MEANING:
         need += f", or {PLACED_MEANING:.0%} of the meaning in places that agree"
