@@ -3,6 +3,7 @@ releases, and on small ones where each guard is met alone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from rulediff.matcher.classify import align
@@ -140,13 +141,17 @@ def test_a_copy_as_like_two_rules_there_joins_neither(tmp_path: Path) -> None:
 
 
 def test_a_fold_and_a_split_on_one_link_make_neither(tmp_path: Path) -> None:
-    # 102's rules went under 101, while the new 103 is made of 101's: both touch the link 101 -> 101.
-    olds = [("101", "Double Cards"), ("101.1", W[0]), ("101.2", W[1]), ("101.3", W[4]), *MELD[:3]]
-    news = [("101", "Double Cards"), ("101.3", W[4]), ("101.4", W[2]), ("101.5", W[3])]
+    # 102's rules went under 101, while the new 103 is made of 101's: both touch the link 101 -> 101. 102's copy of
+    # 101.6, which stays, does not join it either (a copy joins with its heading or not at all).
+    double = [("101", "Double Cards"), ("101.1", W[0]), ("101.2", W[1]), ("101.3", W[4])]
+    double.append(("101.6", COPY.format("double")))
+    olds = [*double, *MELD]
+    news = [double[0], *double[3:], ("101.4", W[2]), ("101.5", W[3])]
     news += [("103", "Other Cards"), ("103.1", W[0]), ("103.2", W[1])]
     old, new = _releases(tmp_path, olds, news)
     groups = _groups(old, new)
     assert (Kind.REMOVED, ["102"], [], False) in groups and (Kind.ADDED, [], ["103"], False) in groups
+    assert (Kind.REMOVED, ["102.3"], [], False) in groups
 
 
 def test_a_text_whose_subrules_went_under_a_heading_is_no_fold(tmp_path: Path) -> None:
@@ -159,24 +164,104 @@ def test_a_text_whose_subrules_went_under_a_heading_is_no_fold(tmp_path: Path) -
     assert (Kind.REMOVED, ["100.3"], [], False) in _groups(old, new)
 
 
-def test_a_link_already_in_a_group_is_joined_by_nothing(tmp_path: Path) -> None:
-    old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
+def _folds(
+    old: Document,
+    new: Document,
+    links: dict[str, str],
+    dest: dict[str, list[str]],
+    free: list[str],
+    taken: tuple[set[str], set[str]] = (set(), set()),
+) -> list[dict[str, str]]:
+    """folds() old -> new by numbers: ``links`` the one-to-one links (new continues old), ``dest`` where the rules
+    with a counterpart went, ``free`` the nodes left unpaired, ``taken`` those in a split or merge already."""
     a, b = prepared(old), prepared(new)
     at_a = {str(r.number): k for k, r in enumerate(old.rules)}
     at_b = {str(r.number): k for k, r in enumerate(new.rules)}
-    links = {"100.1": "100.1", "101": "101", "101.1": "101.1", "101.2": "101.2", "101.3": "101.3"}
-    links |= {"102.1": "101.4", "102.2": "101.5"}
-    dest = {at_a[x]: [at_b[y]] for x, y in links.items()}
     b2a = {at_b[y]: at_a[x] for x, y in links.items()}
-    free = {at_a["102"], at_a["102.3"]}
+    to = {at_a[x]: [at_b[y] for y in ys] for x, ys in dest.items()}
+    held = ({at_a[x] for x in taken[0]}, {at_b[y] for y in taken[1]})
+    out = folds(a, b, to, b2a, held, {at_a[x] for x in free}, ("{}", "{}"))
+    return [{a.labels[i] or "": b.labels[x] or "" for i, (x, _) in fold.items()} for fold in out]
 
-    def found(taken_a: set[str], taken_b: set[str]) -> dict[str, str]:
-        taken = ({at_a[x] for x in taken_a}, {at_b[y] for y in taken_b})
-        out = folds(a, b, dest, b2a, taken, free, ("{}", "{}"))
-        return {a.labels[i] or "": b.labels[x] or "" for i, (x, _) in out.items()}
 
-    assert found(set(), set()) == {"102": "101", "102.3": "101.3"}
+# The links of FOLDED's releases but 102's, and where 102's two rules went.
+_LINKS = {"100.1": "100.1", "101": "101", "101.1": "101.1", "101.2": "101.2", "101.3": "101.3"}
+_WENT = {"102.1": ["101.4"], "102.2": ["101.5"]}
+
+
+def test_a_link_already_in_a_group_is_joined_by_nothing(tmp_path: Path) -> None:
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
+    free = ["102", "102.3"]
+    links = _LINKS | {"102.1": "101.4", "102.2": "101.5"}
+
+    def found(taken_a: set[str], taken_b: set[str]) -> list[dict[str, str]]:
+        return _folds(old, new, links, {**{x: [y] for x, y in links.items()}}, free, (taken_a, taken_b))
+
+    assert found(set(), set()) == [{"102": "101", "102.3": "101.3"}]
     # The heading's home, or its partner, in a split or a merge: nothing folds there.
-    assert found(set(), {"101"}) == {} and found({"101"}, set()) == {}
+    assert found(set(), {"101"}) == [] and found({"101"}, set()) == []
     # The copy's rule, or that rule's partner, in one: the heading folds, the copy stays.
-    assert found(set(), {"101.3"}) == {"102": "101"} and found({"101.3"}, set()) == {"102": "101"}
+    assert found(set(), {"101.3"}) == [{"102": "101"}] and found({"101.3"}, set()) == [{"102": "101"}]
+
+
+def test_two_rules_to_two_places_both_count(tmp_path: Path) -> None:
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
+    free = ["102", "102.3"]
+    # Two rules, both to one place (a rule split in two, read the other way: 2009's 111.1 and the old 401.1-2).
+    assert _folds(old, new, _LINKS, {"102.1": ["101.4"], "102.2": ["101.4"]}, free) == []
+    # Two places, from one rule.
+    assert _folds(old, new, _LINKS, {"102.1": ["101.4", "101.5"]}, free) == []
+
+
+def test_a_heading_as_much_under_two_homes_folds_into_neither(tmp_path: Path) -> None:
+    other = [("103", "Other Cards"), ("103.1", W[4]), ("103.2", W[2]), ("103.3", W[3])]
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD, *other[:2]], [*FOLDED, *other])
+    links = _LINKS | {"103": "103", "103.1": "103.1"}
+    went = {"102.1": ["101.4", "103.2"], "102.2": ["101.5", "103.3"]}
+    assert _folds(old, new, links, went, ["102", "102.3"]) == []
+
+
+def test_a_heading_whose_rules_are_mostly_new_is_no_fold(tmp_path: Path) -> None:
+    # Two of 102's seven rules went under 101, the rest with no counterpart: less than a third (FOLDED_SHARE).
+    more = [
+        (f"102.{k}", f"{W[4].rstrip('.')} {word}.")
+        for k, word in zip(range(4, 8), ("one", "two", "three", "four"), strict=True)
+    ]
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD, *more], FOLDED)
+    assert _folds(old, new, _LINKS, _WENT, ["102", "102.3", *(n for n, _ in more)]) == []
+    # Of six, two is a third.
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD, *more[:3]], FOLDED)
+    assert _folds(old, new, _LINKS, _WENT, ["102", "102.3", *(n for n, _ in more[:3])]) != []
+
+
+def test_the_home_and_its_partner_are_headings_each(tmp_path: Path) -> None:
+    # 100.3's rules went under the new 100.2; a heading folds there only when 100.2 is a heading and continues one.
+    olds = [("100.2", W[4]), ("100.3", "Details"), ("100.3a", W[0]), ("100.3b", W[1]), ("100.4", "Others")]
+    went = {"100.3a": ["100.2a"], "100.3b": ["100.2b"]}
+    titled = [("100.2", "Details"), ("100.2a", W[0]), ("100.2b", W[1])]
+    old, new = _releases(tmp_path, olds, titled)
+    assert _folds(old, new, {"100.4": "100.2"}, went, ["100.3"]) == [{"100.3": "100.2"}]
+    assert _folds(old, new, {"100.2": "100.2"}, went, ["100.3"]) == []  # (its partner, the old 100.2, a text)
+    untitled = [("100.2", W[4]), ("100.2a", W[0]), ("100.2b", W[1])]
+    old, new = _releases(tmp_path, olds, untitled)
+    assert _folds(old, new, {"100.4": "100.2"}, went, ["100.3"]) == []  # (the new 100.2 a text)
+
+
+def test_a_heading_folds_only_into_one_at_its_own_level(tmp_path: Path) -> None:
+    # 100.3's rules went to 101.1a and 101.1b, printed without a 101.1: under 101, a heading one level up.
+    olds = [("100.3", "Details"), ("100.3a", W[0]), ("100.3b", W[1]), ("101", "Double Cards"), ("101.1", W[2])]
+    news = [("101", "Double Cards"), ("101.1", W[2]), ("101.1a", W[0]), ("101.1b", W[1])]
+    old, new = _releases(tmp_path, olds, news)
+    went = {"100.3a": ["101.1a"], "100.3b": ["101.1b"]}
+    assert _folds(old, new, {"101": "101", "101.1": "101.1"}, went, ["100.3"]) == []
+    orphans = replace(new, rules=tuple(r for r in new.rules if str(r.number) != "101.1"))
+    assert _folds(old, orphans, {"101": "101"}, went, ["100.3"]) == []
+
+
+def test_half_its_rules_or_fewer_gone_there_is_no_fold(tmp_path: Path) -> None:
+    # Of 102's four rules with a counterpart, two went under 101, one under 100, one under 103: not more than half.
+    other = [("103", "Other Cards"), ("103.1", W[4])]
+    old, new = _releases(tmp_path, [*DOUBLE, *MELD, ("102.4", W[4])], [*FOLDED, *other])
+    went = {**_WENT, "102.3": ["100.1"], "102.4": ["103.1"]}
+    assert _folds(old, new, _LINKS | {"102.4": "103.1"}, went, ["102"]) == []
+    assert _folds(old, new, _LINKS | {"102.4": "103.1"}, {**_WENT, "102.4": ["103.1"]}, ["102"]) != []

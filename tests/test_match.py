@@ -124,7 +124,8 @@ def test_every_keyword_and_heading_keeps_its_title_mapped_number() -> None:
         a = docs.get(pa) or parse(str(pa))
         b = docs.get(pb) or parse(str(pb))
         al = align(a, b)
-        # (a heading another folded into keeps its title too: 2023-04's 712 Double-Faced Cards, 713 merged into it)
+        # (a merge's old nodes each to its new node: 2023-04's 712 Double-Faced Cards keeps its title, 713 Meld Cards
+        # folded into it)
         a2b = {
             i: j for ch in al.changes if len(ch.old) == 1 or ch.kind == Kind.MERGED for i in ch.old for j in ch.new[:1]
         }

@@ -5,11 +5,12 @@
 # texts that said for meld cards what 712 said for double-faced cards were left removed, though a rule under 712
 # now says them for both (713.10, "If an effect allows a player to cast a meld card as a face-down spell ...", is
 # 712.15 but for "meld card", and 712.15 continues the old 712.11), and 713 itself, whose rules all went under 712,
-# was removed too. Such a text carries no words its new rule gained (the texts absorbed.py joins to a link beside
-# them do): it was a copy, and the copies became one. Here a heading left unpaired whose rules with a counterpart
-# mostly went under one node of the other side at its own level, one continuing a heading of its own side, joins
-# that link as a merge; and of its texts left unpaired, one whose words are mostly (CONTAINED) in a rule under
-# there continuing another joins that one's link. Only under a heading folded whole: a copy of a template whose own
+# was removed too. Such a text is a copy of what the rule it continues said already, not words that rule gained (the
+# texts absorbed.py joins to a link beside them): the copies became one. Here a heading left unpaired whose rules
+# with a counterpart mostly went under one heading of the other side at its own level, one continuing a heading of
+# its own side, and are a good part of its rules, joins that link as a merge; and of its texts left unpaired, one
+# whose words are mostly (CONTAINED) in a rule under there continuing another joins that one's link, with the
+# heading or not at all. Only under a heading folded whole: a copy of a template whose own
 # heading goes on (2015-09-26's 702.72b, "Multiple instances of changeling ... are redundant", as 702.15e says of
 # lifelink; 2013-07-13's legend rule 801.12, as 801.13 says of the world rule) was removed, not folded. Read the
 # other way, a heading made of rules from under one that goes on is split off it. Both ways under one rule, so
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
 
 from .leftovers import texts
 from .meaning import content, likeness
@@ -27,8 +29,12 @@ from .sides import Side
 from .thresholds import CONTAINED, CONTAINED_WORDS
 
 # A heading folds into a node its rules with a counterpart went under: two of them at least, to two nodes there at
-# least, and more than half of them.
+# least, more than half of them, and a third of all its rules (2009-07-11's 106 Mana, nine rules of which two came
+# from under the old 406 Mana Abilities and the rest are new, did not come out of 406) ...
 FOLDED_RULES = 2
+FOLDED_SHARE = 3  # (one rule in three)
+# ... and a text joins a rule saying CONTAINED of its content words (4 in 5, as a fraction).
+_HOLDS = Fraction(CONTAINED).limit_denominator(100)
 
 # What the reason of the link joined says: old to new, of a heading and of a text; new to old, the same.
 _INTO = (
@@ -40,7 +46,9 @@ _OUT_OF = (
     "{} came out of it too, a copy under the heading split off it ({:.0%} of its words were there)",
 )
 
-_Found = dict[int, tuple[int, str]]  # node of a -> (the node of b it joins, what the link's reason says of it)
+# A heading's fold: node of a -> (the node of b it joins, what the link's reason says of it), the heading first, then
+# its copies.
+_Fold = dict[int, tuple[int, str]]
 
 
 def folds(
@@ -51,14 +59,15 @@ def folds(
     taken: tuple[set[int], set[int]],
     free: set[int],
     says: tuple[str, str],
-) -> _Found:
-    """The unpaired nodes of ``a`` (``free``) that join a link of a node of ``b`` continuing another node of
-    ``a`` (``b2a``): headings whose rules' counterparts (``dest``) mostly went under one such node at their own
-    level, and their texts mostly said by such a node under there. ``taken``: the nodes of a and of b already in a
-    split or a merge, left as they are. ``says``: what the link's reason says of a heading (given its label, how
-    many of its rules went there and how many anywhere) and of a text (its label and the share of its words)."""
+) -> list[_Fold]:
+    """The headings of ``a`` left unpaired (``free``) whose rules' counterparts (``dest``) mostly went under one
+    heading of ``b`` at their own level, continuing a heading of ``a`` (``b2a``), each with its unpaired texts a
+    rule under there continuing another mostly says: the nodes of ``a`` that join those links, a fold each.
+    ``taken``: the nodes of a and of b already in a split or a merge, left as they are. ``says``: what the link's
+    reason says of a heading (given its label, how many of its rules went there and how many anywhere) and of a text
+    (its label and the share of its words)."""
     taken_a, taken_b = taken
-    out: _Found = {}
+    out: list[_Fold] = []
 
     def joinable(x: int) -> bool:
         return x in b2a and x not in taken_b and b2a[x] not in taken_a
@@ -67,23 +76,28 @@ def folds(
         if not a.rules[h].title or not a.children[h]:
             continue
         went, there, places = _gone_under(a, b, h, dest)
-        if not there:
-            continue
-        (into, n), *_ = there.most_common(1)
+        ranked = there.most_common(2)
+        if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+            continue  # (nowhere, or two as many: no home)
+        into, n = ranked[0]
         # (into a heading that continues a heading: a text whose subrules went under another text's is no fold; and
         # to two rules there at least: 2009-07-11's 111.1 split into the old 401.1 and 401.2 is no heading's rules)
         if (
-            min(n, len(places[into])) < FOLDED_RULES
+            n < FOLDED_RULES
+            or len(places[into]) < FOLDED_RULES
             or 2 * n <= went
+            or FOLDED_SHARE * n < len(a.children[h])
             or not joinable(into)
-            or not (b.rules[into].title and a.rules[b2a[into]].title)
+            or not b.rules[into].title
+            or not a.rules[b2a[into]].title
         ):
             continue
-        out[h] = (into, says[0].format(a.labels[h], n, went))
+        fold = {h: (into, says[0].format(a.labels[h], n, went))}
         under = [x for x in b.descendants(into) if joinable(x)]
         for i in texts(a, [k for k in a.descendants(h) if k in free]):
             if (found := _said_there(a, b, i, under)) is not None:
-                out[i] = (found[0], says[1].format(a.labels[i], found[1]))
+                fold[i] = (found[0], says[1].format(a.labels[i], found[1]))
+        out.append(fold)
     return out
 
 
@@ -116,14 +130,16 @@ def _said_there(a: Side, b: Side, i: int, under: list[int]) -> tuple[int, float]
     of them at least), the most alike (text and meaning together), with that share; None when none does, or two as
     alike do."""
     text = a.masked(i)
-    if len(content(text)) < CONTAINED_WORDS:
+    bag = content(text)
+    if len(bag) < CONTAINED_WORDS:
         return None
     best: tuple[float, float, int] | None = None
     tied = False
     for x in under:
-        like = likeness(text, b.masked(x))
-        if like.kept_a < CONTAINED:
+        # (its share of the words there, in whole numbers: 28 of 35 is 4 in 5, though 0.8 x 35 is 28.000000000000004)
+        if len(bag & content(b.masked(x))) * _HOLDS.denominator < _HOLDS.numerator * len(bag):
             continue
+        like = likeness(text, b.masked(x))
         key = (like.mean, like.kept_a, x)
         if best is None or key[:2] > best[:2]:
             best, tied = key, False
@@ -153,25 +169,30 @@ def regroup_folded(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]]
             to_b.setdefault(i, []).append(j)
     into = folds(a, b, to_b, b2a, (taken_a, taken_b), set(free_a), _INTO)
     out_of = folds(b, a, to_a, a2b, (taken_b, taken_a), set(free_b), _OUT_OF)
-    # (each found its old and new nodes: where one found either way touches one found the other way, neither)
-    nodes_into = {i: ({i, b2a[x]}, {x}) for i, (x, _) in into.items()}
-    nodes_out = {j: ({y}, {j, a2b[y]}) for j, (y, _) in out_of.items()}
-    olds_out = set().union(*(o for o, _ in nodes_out.values()))
-    news_out = set().union(*(n for _, n in nodes_out.values()))
-    olds_into = set().union(*(o for o, _ in nodes_into.values()))
-    news_into = set().union(*(n for _, n in nodes_into.values()))
+    # (each fold's old and new nodes: where a fold either way touches one the other way, neither stands, heading and
+    # copies alike)
+    nodes_into = [(f, {*f, *(b2a[x] for x, _ in f.values())}, {x for x, _ in f.values()}) for f in into]
+    nodes_out = [(f, {y for y, _ in f.values()}, {*f, *(a2b[y] for y, _ in f.values())}) for f in out_of]
+    olds_out = set().union(*(o for _, o, _ in nodes_out))
+    news_out = set().union(*(n for _, _, n in nodes_out))
+    olds_into = set().union(*(o for _, o, _ in nodes_into))
+    news_into = set().union(*(n for _, _, n in nodes_into))
     said: dict[int, list[str]] = {}
-    for i, (x, why) in sorted(into.items()):
-        its_old, its_new = nodes_into[i]
+    grown_new: set[int] = set()  # (the merges and splits this adds to: their members in order)
+    grown_old: set[int] = set()
+    for fold, its_old, its_new in nodes_into:
         if its_old.isdisjoint(olds_out) and its_new.isdisjoint(news_out):
-            merges.setdefault(x, [b2a[x]]).append(i)
-            said.setdefault(b2a[x], []).append(why)
-    for j, (y, why) in sorted(out_of.items()):
-        its_old, its_new = nodes_out[j]
+            for i, (x, why) in sorted(fold.items()):
+                merges.setdefault(x, [b2a[x]]).append(i)
+                said.setdefault(b2a[x], []).append(why)
+                grown_new.add(x)
+    for fold, its_old, its_new in nodes_out:
         if its_old.isdisjoint(olds_into) and its_new.isdisjoint(news_into):
-            splits.setdefault(y, [a2b[y]]).append(j)
-            said.setdefault(y, []).append(why)
-    for members in (*merges.values(), *splits.values()):
+            for j, (y, why) in sorted(fold.items()):
+                splits.setdefault(y, [a2b[y]]).append(j)
+                said.setdefault(y, []).append(why)
+                grown_old.add(y)
+    for members in [*(merges[x] for x in grown_new), *(splits[y] for y in grown_old)]:
         members[1:] = sorted(members[1:])
     g.pairs = [
         replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
