@@ -25,13 +25,25 @@ PART_SHARE = 0.1
 PART_OWN = 0.25
 
 
-def _bag(r: Rule) -> Counter[str]:
-    return word_bag(r.norm)
-
-
 def _minus(a: Counter[str], b: Counter[str]) -> Counter[str]:
     """``a - b`` (the words ``a`` has more of), without Counter's per-word calls for words ``b`` lacks."""
     return Counter({w: n - m for w, n in a.items() if (m := b.get(w, 0)) < n})
+
+
+def _given(a: str, b: str) -> tuple[Counter[str], Counter[str]]:
+    """The words text ``a`` has more of than text ``b`` (what an edit let go of), and those ``b`` has more of (what it
+    took in), counted with repeats. The words both open and end with are in both and left out before counting: an
+    edit changes a few words in the middle of a rule, and the rest cancels out."""
+    x, y = word_tuple(a), word_tuple(b)
+    n = min(len(x), len(y))
+    first = 0
+    while first < n and x[first] == y[first]:
+        first += 1
+    last = 0
+    while last < n - first and x[-1 - last] == y[-1 - last]:
+        last += 1
+    bx, by = Counter(x[first : len(x) - last]), Counter(y[first : len(y) - last])
+    return _minus(bx, by), _minus(by, bx)
 
 
 def _level(r: Rule) -> int | None:
@@ -125,14 +137,12 @@ def splits_and_merges(
     search small."""
     if not edited:
         return {}, {}
-    lost = _Pool(
-        {i: _minus(_bag(old.rules[i]), _bag(new.rules[j])) for i, j in edited},
-        {i: _level(old.rules[i]) for i, _ in edited},
-    )
-    gained = _Pool(
-        {j: _minus(_bag(new.rules[j]), _bag(old.rules[i])) for i, j in edited},
-        {j: _level(new.rules[j]) for _, j in edited},
-    )
+    lost_bags: dict[int, Counter[str]] = {}
+    gained_bags: dict[int, Counter[str]] = {}
+    for i, j in edited:
+        lost_bags[i], gained_bags[j] = _given(old.rules[i].norm, new.rules[j].norm)
+    lost = _Pool(lost_bags, {i: _level(old.rules[i]) for i, _ in edited})
+    gained = _Pool(gained_bags, {j: _level(new.rules[j]) for _, j in edited})
     return _taken_from(new, b2a, a2b, lost, gained), _taken_from(old, a2b, b2a, gained, lost)
 
 
@@ -147,7 +157,7 @@ def _taken_from(
     contained: dict[int, list[int]] = {}
     for x in sorted(set(range(len(doc.rules))).difference(partner)):
         r = doc.rules[x]
-        bag = _bag(r)
+        bag = word_bag(r.norm)
         if sum(bag.values()) < 6:
             continue
         k = pool.containing(bag, _level(r))
@@ -172,7 +182,7 @@ def _carrying(doc: Document, parts: list[int], given: Counter[str], near: int) -
     nearest ``near`` (where the node went) on ties. 2009-07's 303.1 gave its "the active player gets priority"
     to its upkeep step's 503.2, not also to the same sentence under each of the eight steps after it."""
     total = sum(given.values()) or 1
-    bags = {x: _bag(doc.rules[x]) for x in parts}
+    bags = {x: word_bag(doc.rules[x].norm) for x in parts}
     order = sorted(parts, key=lambda x: (-shared_words(bags[x], given), abs(x - near), x))
     left = Counter(given)
     kept = []
