@@ -23,15 +23,28 @@ CONTAINMENT = 0.7
 # words that must be words of it no part before it carried.
 PART_SHARE = 0.1
 PART_OWN = 0.25
-
-
-def _bag(r: Rule) -> Counter[str]:
-    return word_bag(r.norm)
+# A part must be a real passage, not a title or a short cross-reference sentence.
+MIN_WORDS = 6
 
 
 def _minus(a: Counter[str], b: Counter[str]) -> Counter[str]:
     """``a - b`` (the words ``a`` has more of), without Counter's per-word calls for words ``b`` lacks."""
     return Counter({w: n - m for w, n in a.items() if (m := b.get(w, 0)) < n})
+
+
+def _given(a: str, b: str) -> tuple[Counter[str], Counter[str]]:
+    """The words text ``a`` has more of than ``b`` (an edit let go of), and those ``b`` has more of (it took in), with
+    repeats; those both open and end with cancel out, left out before counting (an edit changes a few words)."""
+    x, y = word_tuple(a), word_tuple(b)
+    n = min(len(x), len(y))
+    first = 0
+    while first < n and x[first] == y[first]:
+        first += 1
+    last = 0
+    while last < n - first and x[-1 - last] == y[-1 - last]:
+        last += 1
+    bx, by = Counter(x[first : len(x) - last]), Counter(y[first : len(y) - last])
+    return _minus(bx, by), _minus(by, bx)
 
 
 def _level(r: Rule) -> int | None:
@@ -40,15 +53,19 @@ def _level(r: Rule) -> int | None:
 
 class _Pool:
     """Word bags of some nodes, indexed by word, grouped by level (a bag under its node's level and the one below):
-    which bag contains most of a part?"""
+    which bag contains most of a part (of ``least`` words or more)?"""
 
-    def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None]) -> None:
-        self.bags = bags
-        # A bag of fewer words than a part needs cannot hold enough of it (most bags: an edit's few words).
+    def __init__(self, bags: dict[int, Counter[str]], levels: dict[int, int | None], least: int = 1) -> None:
+        self.bags, self.least = bags, least
+        # A bag of fewer words than a part needs cannot hold enough of it.
         self.sizes = {k: sum(bag.values()) for k, bag in bags.items()}
-        # level -> word -> the bags holding it (a dict per level: no (level, word) key made per word looked up)
+        # level -> word -> the bags holding it (a dict per level: no (level, word) key made per word looked up); a bag
+        # too small for CONTAINMENT of any part (most: an edit's few words) is left out, as if it held none of them.
         self.index: dict[int | None, dict[str, list[int]]] = {}
+        fewest = _needed(least)
         for k, bag in bags.items():
+            if self.sizes[k] < fewest:
+                continue
             # Found by parts of its level and of the level below (2025-11-14's rule 500.5 gave subrule 500.5a).
             lv = levels[k]
             for at in (lv,) if lv is None else (lv, lv + 1):
@@ -68,7 +85,7 @@ class _Pool:
         its first ``total - need + 1`` words, rarest first, holds at most ``need - 1`` of them. Those few
         are counted, not every bag sharing a "the" (prefix filtering)."""
         total = sum(part.values())
-        if not total:
+        if not total or total < self.least:
             return None
         need = _needed(total)
         left = total - need + 1
@@ -125,14 +142,12 @@ def splits_and_merges(
     search small."""
     if not edited:
         return {}, {}
-    lost = _Pool(
-        {i: _minus(_bag(old.rules[i]), _bag(new.rules[j])) for i, j in edited},
-        {i: _level(old.rules[i]) for i, _ in edited},
-    )
-    gained = _Pool(
-        {j: _minus(_bag(new.rules[j]), _bag(old.rules[i])) for i, j in edited},
-        {j: _level(new.rules[j]) for _, j in edited},
-    )
+    lost_bags: dict[int, Counter[str]] = {}
+    gained_bags: dict[int, Counter[str]] = {}
+    for i, j in edited:
+        lost_bags[i], gained_bags[j] = _given(old.rules[i].norm, new.rules[j].norm)
+    lost = _Pool(lost_bags, {i: _level(old.rules[i]) for i, _ in edited}, MIN_WORDS)
+    gained = _Pool(gained_bags, {j: _level(new.rules[j]) for _, j in edited}, MIN_WORDS)
     return _taken_from(new, b2a, a2b, lost, gained), _taken_from(old, a2b, b2a, gained, lost)
 
 
@@ -147,8 +162,8 @@ def _taken_from(
     contained: dict[int, list[int]] = {}
     for x in sorted(set(range(len(doc.rules))).difference(partner)):
         r = doc.rules[x]
-        bag = _bag(r)
-        if sum(bag.values()) < 6:
+        bag = word_bag(r.norm)
+        if sum(bag.values()) < MIN_WORDS:
             continue
         k = pool.containing(bag, _level(r))
         if k is not None:
@@ -172,7 +187,7 @@ def _carrying(doc: Document, parts: list[int], given: Counter[str], near: int) -
     nearest ``near`` (where the node went) on ties. 2009-07's 303.1 gave its "the active player gets priority"
     to its upkeep step's 503.2, not also to the same sentence under each of the eight steps after it."""
     total = sum(given.values()) or 1
-    bags = {x: _bag(doc.rules[x]) for x in parts}
+    bags = {x: word_bag(doc.rules[x].norm) for x in parts}
     order = sorted(parts, key=lambda x: (-shared_words(bags[x], given), abs(x - near), x))
     left = Counter(given)
     kept = []
@@ -221,14 +236,8 @@ def _absorbed_by_sibling(
 
 # Share of a part's words (its whole subtree's) that must lie in the whole (its whole subtree's).
 PART_OF = 0.7
-
-
 # Share of the whole's words the parts together must account for.
 COVERED = 0.5
-
-
-# A part must be a real passage, not a title or a short cross-reference sentence.
-MIN_WORDS = 6
 
 
 @dataclass(slots=True)
