@@ -10,11 +10,11 @@
 # with a counterpart mostly went under one heading of the other side at its own level, one continuing a heading of
 # its own side, and are a good part of its rules, joins that link as a merge; and of its texts left unpaired, one
 # whose words are mostly (CONTAINED) in a rule under there continuing another joins that one's link, with the
-# heading or not at all. Only under a heading folded whole: a copy of a template whose own
-# heading goes on (2015-09-26's 702.72b, "Multiple instances of changeling ... are redundant", as 702.15e says of
-# lifelink; 2013-07-13's legend rule 801.12, as 801.13 says of the world rule) was removed, not folded. Read the
-# other way, a heading made of rules from under one that goes on is split off it. Both ways under one rule, so
-# aligning B -> A mirrors A -> B. Flagged uncertain: a merge of copies, not of the same text.
+# heading or not at all. Only under a heading folded whole: a copy of a template whose own heading goes on
+# (2015-09-26's 702.72b, "Multiple instances of changeling ... are redundant", as 702.15e says of lifelink;
+# 2013-07-13's legend rule 801.12, as 801.13 says of the world rule) was removed, not folded. Read the other way, a
+# heading made of rules from under one that goes on is split off it. Both ways under one rule, so aligning B -> A
+# mirrors A -> B. Flagged uncertain: a merge of copies, not of the same text.
 
 from __future__ import annotations
 
