@@ -180,13 +180,23 @@ def _folds(
     b2a = {at_b[y]: at_a[x] for x, y in links.items()}
     to = {at_a[x]: [at_b[y] for y in ys] for x, ys in dest.items()}
     held = ({at_a[x] for x in taken[0]}, {at_b[y] for y in taken[1]})
-    out = folds(a, b, to, b2a, held, {at_a[x] for x in free}, ("{}", "{}"))
+    out = folds(a, b, lambda i: to.get(i, []), b2a, held, {at_a[x] for x in free}, ("{}", "{}"))
     return [{a.labels[i] or "": b.labels[x] or "" for i, (x, _) in fold.items()} for fold in out]
 
 
 # The links of FOLDED's releases but 102's, and where 102's two rules went.
 _LINKS = {"100.1": "100.1", "101": "101", "101.1": "101.1", "101.2": "101.2", "101.3": "101.3"}
 _WENT = {"102.1": ["101.4"], "102.2": ["101.5"]}
+
+
+def test_only_a_heading_folds(tmp_path: Path) -> None:
+    # The old 100.3 is a text whose subrules went under the heading 100.2, which goes on: 100.3 is no heading.
+    gone = ("100.3", _SAME[1].replace("Jasper", "Quartz"))
+    olds = [("100.2", "Details"), ("100.2a", W[0]), gone, ("100.3a", W[1]), ("100.3b", W[2])]
+    news = [("100.2", "Details"), ("100.2a", W[0]), ("100.2b", W[1]), ("100.2c", W[2])]
+    old, new = _releases(tmp_path, olds, news)
+    went = {"100.3a": ["100.2b"], "100.3b": ["100.2c"]}
+    assert _folds(old, new, {"100.2": "100.2", "100.2a": "100.2a"}, went, ["100.3"]) == []
 
 
 def test_a_link_already_in_a_group_is_joined_by_nothing(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
 from .leftovers import texts
@@ -22,7 +21,8 @@ from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, 
 def absorbed(
     a: Side,
     b: Side,
-    links: Iterable[tuple[int, int, bool, bool]],
+    links: tuple[dict[int, int], dict[int, int]],
+    flagged: tuple[set[int], set[int]],
     taken_a: set[int],
     taken_b: set[int],
 ) -> dict[int, tuple[int, float]]:
@@ -33,23 +33,21 @@ def absorbed(
     The text stands beside the node of ``a`` that continues: under the same parent, or under it (1999-11's 420.5a
     "A player with 0 life or less loses the game" beside 420.5g; every step's "Then the active player gets
     priority" is its own step's). A text that is itself the node another one continues is left alone, as is one
-    whose new home's partner went elsewhere too. ``links``: (node of a, node of b, uncertain, equal raw text);
-    ``taken_a`` / ``taken_b``: nodes already in a split or merge, left as they are."""
-    linked: dict[int, tuple[int, bool]] = {}
-    homes: dict[int, int] = {}  # node of b -> the node of a it continues, for edited links only
-    for i, j, uncertain, same in links:
-        linked[i] = (j, uncertain)
-        if not same and i not in taken_a and j not in taken_b:
-            homes[j] = i
+    whose new home's partner went elsewhere too. ``links``: the links, node of a -> node of b and back;
+    ``flagged``: the nodes of a whose link is uncertain, and those whose link joins equal raw texts; ``taken_a`` /
+    ``taken_b``: nodes already in a split or merge, left as they are."""
+    a2b, b2a = links
+    uncertain, same = flagged
     n_old = len(a.rules)
-    loose = [i for i in range(n_old) if i not in linked and i not in taken_a]
-    loose += [i for i, (j, uncertain) in linked.items() if uncertain and i not in taken_a and j not in taken_b]
+    # (the nodes unlinked, then those linked uncertainly: set operations over the release, not a walk of its links)
+    loose = [*set(range(n_old)).difference(a2b, taken_a)]
+    loose += [i for i in uncertain if i not in taken_a and a2b[i] not in taken_b]
     loose = [i for i in texts(a, sorted(loose)) if len(content(a.masked(i))) >= CONTAINED_WORDS]
     if not loose:
         return {}
+
     # The words each node of b gained over the node of a it continues (a text's words went to those holding them
     # as gains: few words each, an edit's), worked out for the homes asked about: those beside a loose text.
-    continues = {k: x for x, k in homes.items()}
     gains: dict[int, frozenset[str] | None] = {}
     out: dict[int, tuple[int, float]] = {}
     for i in loose:
@@ -61,7 +59,7 @@ def absorbed(
         need = max(2, ABSORBED_OWN * len(own))
         cands = []
         for k in (up, *a.children[up]):
-            x = continues.get(k)
+            x = _continuing(k, a2b, same, (taken_a, taken_b))
             if x is None or k == i:
                 continue
             if x not in gains:
@@ -74,7 +72,7 @@ def absorbed(
         if not cands:
             continue
         cands.sort()
-        at = linked[i][0] if i in linked else -1
+        at = a2b.get(i, -1)
         here = likeness(text, b.masked(at)) if at >= 0 else None
         if here is not None and here.ratio >= STANDS:
             continue
@@ -93,8 +91,17 @@ def absorbed(
             out[i] = (best[2], best[1])
     # (one that continues where another went, or goes where its home's partner went too, is left as it is: each
     # node in one group)
-    continued = {homes[x] for x, _ in out.values()}
-    return {i: (x, share) for i, (x, share) in out.items() if i not in continued and homes[x] not in out}
+    continued = {b2a[x] for x, _ in out.values()}
+    return {i: (x, share) for i, (x, share) in out.items() if i not in continued and b2a[x] not in out}
+
+
+def _continuing(k: int, a2b: dict[int, int], same: set[int], taken: tuple[set[int], set[int]]) -> int | None:
+    """The node of b that node ``k`` of a continues by an edited link (not one of ``same`` raw texts), outside any
+    split or merge (``taken``: the nodes of a and of b in one); None if none."""
+    x = a2b.get(k)
+    if x is None or k in same or k in taken[0] or x in taken[1]:
+        return None
+    return x
 
 
 def one_group_each(a: Side, b: Side, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
@@ -122,9 +129,11 @@ def regroup_absorbed(a: Side, b: Side, g: Grouping) -> None:
     round, from the same links); a weak link of theirs is given up. ``g`` is added to."""
     splits, merges, a2b, b2a = g.splits, g.merges, g.a2b, g.b2a
     taken_old, taken_new = g.grouped()
-    links = [(p.old, p.new, p.uncertain, p.same) for p in g.pairs]
-    into = absorbed(a, b, links, taken_old, taken_new)  # old text -> (the new node it went into, share)
-    out_of = absorbed(b, a, [(j, i, u, same) for i, j, u, same in links], taken_new, taken_old)  # new part -> old
+    uncertain = {p.old for p in g.pairs if p.uncertain}
+    same = {p.old for p in g.pairs if p.same}
+    flagged_new = ({a2b[i] for i in uncertain}, {a2b[i] for i in same})
+    into = absorbed(a, b, (a2b, b2a), (uncertain, same), taken_old, taken_new)  # old text -> (its new node, share)
+    out_of = absorbed(b, a, (b2a, a2b), flagged_new, taken_new, taken_old)  # new part -> (the old node, share)
     keep_into, keep_out_of = _one_way(into, out_of, a2b, b2a)
     said: dict[int, list[str]] = {}
     for i in sorted(keep_into):

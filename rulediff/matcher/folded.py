@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
@@ -54,15 +55,15 @@ _Fold = dict[int, tuple[int, str]]
 def folds(
     a: Side,
     b: Side,
-    dest: dict[int, list[int]],
+    dest: Callable[[int], list[int]],
     b2a: dict[int, int],
     taken: tuple[set[int], set[int]],
     free: set[int],
     says: tuple[str, str],
 ) -> list[_Fold]:
-    """The headings of ``a`` left unpaired (``free``) whose rules' counterparts (``dest``) mostly went under one
-    heading of ``b`` at their own level, continuing a heading of ``a`` (``b2a``), each with its unpaired texts a
-    rule under there continuing another mostly says: the nodes of ``a`` that join those links, a fold each.
+    """The headings of ``a`` left unpaired (``free``) whose rules' counterparts (``dest`` of each rule) mostly went
+    under one heading of ``b`` at their own level, continuing a heading of ``a`` (``b2a``), each with its unpaired
+    texts a rule under there continuing another mostly says: the nodes of ``a`` that join those links, a fold each.
     ``taken``: the nodes of a and of b already in a split or a merge, left as they are. ``says``: what the link's
     reason says of a heading (given its label, how many of its rules went there and how many anywhere) and of a text
     (its label and the share of its words)."""
@@ -101,7 +102,9 @@ def folds(
     return out
 
 
-def _gone_under(a: Side, b: Side, h: int, dest: dict[int, list[int]]) -> tuple[int, Counter[int], dict[int, set[int]]]:
+def _gone_under(
+    a: Side, b: Side, h: int, dest: Callable[[int], list[int]]
+) -> tuple[int, Counter[int], dict[int, set[int]]]:
     """How many of heading ``h``'s rules went anywhere (``dest``); how many of them went under each node of ``b`` at
     ``h``'s level (the node itself or its descendants), and the nodes they went to there."""
     level, parent = b.level, b.parent
@@ -110,11 +113,12 @@ def _gone_under(a: Side, b: Side, h: int, dest: dict[int, list[int]]) -> tuple[i
     there: Counter[int] = Counter()
     places: dict[int, set[int]] = {}
     for c in a.children[h]:
-        if c not in dest:
+        went_to = dest(c)
+        if not went_to:
             continue
         went += 1
         ups = set()
-        for x in dest[c]:
+        for x in went_to:
             up = x
             while up >= 0 and level[up] > want:
                 up = parent[up]
@@ -157,16 +161,18 @@ def regroup_folded(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]]
     splits, merges, a2b, b2a = g.splits, g.merges, g.a2b, g.b2a
     taken_a, taken_b = g.grouped()
     free_a, free_b = g.free(len(a.rules), len(b.rules), cut)
-    to_b: dict[int, list[int]] = {i: [j] for i, j in a2b.items()}
-    to_a: dict[int, list[int]] = {j: [i] for j, i in b2a.items()}
-    for i, js in splits.items():
-        to_b.setdefault(i, []).extend(js)
-        for j in js:
-            to_a.setdefault(j, []).append(i)
-    for j, olds in merges.items():
-        to_a.setdefault(j, []).extend(olds)
-        for i in olds:
-            to_b.setdefault(i, []).append(j)
+    if not any(side.rules[h].title and side.children[h] for side, free in ((a, free_a), (b, free_b)) for h in free):
+        return  # (no heading left unpaired with rules under it: most pairs; where everything went is not mapped)
+    # (where a node went, asked of the rules under the headings left unpaired only: a walk of every link cost more)
+    merged_into = {i: j for j, olds in merges.items() for i in olds}
+    split_from = {j: i for i, js in splits.items() for j in js}
+
+    def to_b(i: int) -> list[int]:
+        return [*((a2b[i],) if i in a2b else ()), *splits.get(i, ()), *((merged_into[i],) if i in merged_into else ())]
+
+    def to_a(j: int) -> list[int]:
+        return [*((b2a[j],) if j in b2a else ()), *merges.get(j, ()), *((split_from[j],) if j in split_from else ())]
+
     into = folds(a, b, to_b, b2a, (taken_a, taken_b), set(free_a), _INTO)
     out_of = folds(b, a, to_a, a2b, (taken_b, taken_a), set(free_b), _OUT_OF)
     # (each fold's old and new nodes: where a fold either way touches one the other way, neither stands, heading and
@@ -194,7 +200,8 @@ def regroup_folded(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]]
                 grown_old.add(y)
     for members in [*(merges[x] for x in grown_new), *(splits[y] for y in grown_old)]:
         members[1:] = sorted(members[1:])
-    g.pairs = [
-        replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
-        for p in g.pairs
-    ]
+    if said:
+        g.pairs = [
+            replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
+            for p in g.pairs
+        ]
