@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .leftovers import texts
 from .meaning import content, likeness
-from .records import Grouping
+from .records import Grouping, positions
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
 
@@ -40,7 +40,7 @@ def absorbed(
     uncertain, same = flagged
     n_old = len(a.rules)
     # (the nodes unlinked, then those linked uncertainly: set operations over the release, not a walk of its links)
-    loose = [*set(range(n_old)).difference(a2b, taken_a)]
+    loose = [*positions(n_old).difference(a2b, taken_a)]
     loose += [i for i in uncertain if i not in taken_a and a2b[i] not in taken_b]
     loose = [i for i in texts(a, sorted(loose)) if len(content(a.masked(i))) >= CONTAINED_WORDS]
     if not loose:
