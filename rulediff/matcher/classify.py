@@ -230,7 +230,8 @@ def _changes(
 
 
 def _grouped_changes(g: Grouping) -> list[tuple[tuple[int, int, int], Change]]:
-    by_old: dict[int, Pair] = {p.old: p for p in g.pairs}
+    # (the pairs by old node, asked of the groups' first old nodes: made only when there are groups)
+    by_old: dict[int, Pair] = {p.old: p for p in g.pairs} if g.splits or g.merges else {}
     out: list[tuple[tuple[int, int, int], Change]] = []
     for i, js in g.splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
