@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from .leftovers import texts
 from .meaning import content, likeness
-from .records import Grouping
+from .records import Grouping, positions
 from .sides import Side
 from .thresholds import ABSORBED, ABSORBED_GAIN, ABSORBED_OWN, CONTAINED_WORDS, STANDS
 
@@ -40,7 +40,7 @@ def absorbed(
     uncertain, same = flagged
     n_old = len(a.rules)
     # (the nodes unlinked, then those linked uncertainly: set operations over the release, not a walk of its links)
-    loose = [*set(range(n_old)).difference(a2b, taken_a)]
+    loose = [*positions(n_old).difference(a2b, taken_a)]
     loose += [i for i in uncertain if i not in taken_a and a2b[i] not in taken_b]
     loose = [i for i in texts(a, sorted(loose)) if len(content(a.masked(i))) >= CONTAINED_WORDS]
     if not loose:
@@ -131,7 +131,7 @@ def regroup_absorbed(a: Side, b: Side, g: Grouping) -> None:
     taken_old, taken_new = g.grouped()
     uncertain = {p.old for p in g.pairs if p.uncertain}
     same = {p.old for p in g.pairs if p.same}
-    flagged_new = ({a2b[i] for i in uncertain}, {a2b[i] for i in same})
+    flagged_new = ({a2b[i] for i in uncertain}, set(map(a2b.__getitem__, same)))
     into = absorbed(a, b, (a2b, b2a), (uncertain, same), taken_old, taken_new)  # old text -> (its new node, share)
     out_of = absorbed(b, a, (b2a, a2b), flagged_new, taken_new, taken_old)  # new part -> (the old node, share)
     keep_into, keep_out_of = _one_way(into, out_of, a2b, b2a)
@@ -152,6 +152,8 @@ def regroup_absorbed(a: Side, b: Side, g: Grouping) -> None:
         olds[1:] = sorted(olds[1:])
     for parts in splits.values():
         parts[1:] = sorted(parts[1:])
+    if not said:
+        return  # (nothing joined a link: the pairs, each of a node still linked, stand as they are)
     # (A merge or split made on most, not all, of a text's words: read by hand over every consecutive pair, right
     # about nine times in ten, below what an unflagged link must be.)
     g.pairs = [

@@ -24,7 +24,7 @@ from .held import regroup_held
 from .likeness import Likeness
 from .passes import match
 from .reclaimed import reclaim
-from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair
+from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair, positions
 from .refusals import refusals, unkept
 from .renames import counted, through_renames
 from .sentences import regroup_sentences
@@ -230,7 +230,8 @@ def _changes(
 
 
 def _grouped_changes(g: Grouping) -> list[tuple[tuple[int, int, int], Change]]:
-    by_old: dict[int, Pair] = {p.old: p for p in g.pairs}
+    # (the pairs by old node, asked of the groups' first old nodes: made only when there are groups)
+    by_old: dict[int, Pair] = {p.old: p for p in g.pairs} if g.splits or g.merges else {}
     out: list[tuple[tuple[int, int, int], Change]] = []
     for i, js in g.splits.items():
         p = by_old.get(i) or Pair(i, js[0], 1.0, f"its words went to {len(js)} new nodes")
@@ -254,9 +255,9 @@ def _unpaired_changes(old: Document, new: Document, g: Grouping) -> list[tuple[t
     orules, nrules = old.rules, new.rules
     merged_old, split_new = g.grouped()
     out: list[tuple[tuple[int, int, int], Change]] = []
-    for j in sorted(set(range(len(nrules))).difference(g.b2a, split_new, g.merges)):
+    for j in sorted(positions(len(nrules)).difference(g.b2a, split_new, g.merges)):
         out.append(((j, 0, -1), _unpaired(nrules[j], (), (j,), old, Kind.ADDED, "new in this version", "old")))
-    removed = sorted(set(range(len(orules))).difference(g.a2b, merged_old, g.splits))
+    removed = sorted(positions(len(orules)).difference(g.a2b, merged_old, g.splits))
     if removed:
         anchor = _paired_before(g.a2b)
         for i in removed:

@@ -21,7 +21,7 @@ from ..support.constructors import slot_filler
 from .evidence import gate, has_other_source, may_follow, readmit, up_to
 from .leftovers import Leftovers
 from .likeness import Likeness
-from .records import Pair
+from .records import Pair, positions
 from .refusals import drop_unkept
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import prepared
@@ -45,8 +45,8 @@ class Matcher:
         self.a2b: dict[int, int] = {}
         self.b2a: dict[int, int] = {}
         # The unpaired positions, kept as pairs are made and undone: after the first pass they are few.
-        self.open_a: set[int] = set(range(len(old.rules)))
-        self.open_b: set[int] = set(range(len(new.rules)))
+        self.open_a: set[int] = set(positions(len(old.rules)))
+        self.open_b: set[int] = set(positions(len(new.rules)))
         self.score: dict[int, float] = {}
         self.reason: dict[int, str] = {}
         # Pairs the evidence gate turned down: no later pass may make them again.

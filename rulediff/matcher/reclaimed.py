@@ -52,12 +52,14 @@ def reclaim(a: Side, b: Side, g: Grouping, given_up: set[tuple[int, int]], cut: 
     """The text nodes left unpaired by a link given up (``given_up``: old, new) take their near-identical
     counterparts from the links that took them before, where clearly closer; ``g`` is changed in place.
     ``cut``: the nodes a hand correction left unpaired, not paired here."""
-    free_a, free_b = (set(f) for f in g.free(len(a.rules), len(b.rules), cut))
-    late_a = texts(a, sorted({i for i, _ in given_up if i in free_a}))
-    late_b = texts(b, sorted({j for _, j in given_up if j in free_b}))
+    # (the ends of the links given up that nothing holds now, asked of each: they are few, the free nodes of the
+    # release worked out as a whole cost a walk of it)
+    a2b, b2a = g.a2b, g.b2a
+    grouped_a, grouped_b = g.grouped()
+    late_a = texts(a, sorted({i for i, _ in given_up if i not in a2b and i not in grouped_a and i not in cut[0]}))
+    late_b = texts(b, sorted({j for _, j in given_up if j not in b2a and j not in grouped_b and j not in cut[1]}))
     if not late_a and not late_b:
         return
-    _, grouped_b = g.grouped()
     # The links that may give way: one text to one, not of equal raw text, in no group, not at their own number.
     movable = {
         p.old: p.new

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from operator import attrgetter
 
 from ..model import Document, GlossaryEntry
@@ -26,6 +27,13 @@ class Pair:
     uncertain: bool = False
     # Paired by the first pass: the raw texts and examples are equal (what follows need not compare them).
     same: bool = False
+
+
+@lru_cache(maxsize=8)
+def positions(n: int) -> frozenset[int]:
+    """Every position of a release of ``n`` nodes, made once per size and shared (never changed): the nodes left
+    over are taken from it by set difference, where building a set of thousands anew costs twice the difference."""
+    return frozenset(range(n))
 
 
 @dataclass(slots=True)
@@ -51,8 +59,8 @@ class Grouping:
         (``cut``) left unpaired, in order."""
         grouped_old, grouped_new = self.grouped()
         return (
-            sorted(set(range(n_old)).difference(self.a2b, grouped_old, cut[0])),
-            sorted(set(range(n_new)).difference(self.b2a, grouped_new, cut[1])),
+            sorted(positions(n_old).difference(self.a2b, grouped_old, cut[0])),
+            sorted(positions(n_new).difference(self.b2a, grouped_new, cut[1])),
         )
 
 

@@ -14,6 +14,7 @@ from rapidfuzz import fuzz
 
 from ..model import Document, Rule
 from ..text import shared_words, word_bag, word_tuple
+from .records import positions
 from .sides import Side, prepared, title_key
 from .thresholds import STRUCTURAL_CUTOFF
 
@@ -160,7 +161,7 @@ def _taken_from(
     old side, the other way round, the merges."""
     out: dict[int, list[int]] = {}
     contained: dict[int, list[int]] = {}
-    for x in sorted(set(range(len(doc.rules))).difference(partner)):
+    for x in sorted(positions(len(doc.rules)).difference(partner)):
         r = doc.rules[x]
         bag = word_bag(r.norm)
         if sum(bag.values()) < MIN_WORDS:
@@ -270,8 +271,8 @@ def regroup(
     a, b = prepared(old), prepared(new)
     out = Regrouped()
     # Set differences at C speed: the unpaired are few, the positions thousands.
-    free_a = sorted(set(range(len(a.rules))).difference(a2b, taken[0]))
-    free_b = sorted(set(range(len(b.rules))).difference(b2a, taken[1]))
+    free_a = sorted(positions(len(a.rules)).difference(a2b, taken[0]))
+    free_b = sorted(positions(len(b.rules)).difference(b2a, taken[1]))
     if not free_a or not free_b:
         return out
     out.splits = _wholes(a, b, free_a, free_b, a2b)

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 from ..model import Document, Example, Rule
 from ..words.renames import quoted
 from .phrases import changed, is_term, plain, spell, term_pairs, tokens
-from .records import Pair
+from .records import Pair, positions
 from .sides import PerDocument
 
 # A substitution is a rename only when the same word pair changed in at least this many rules: a word
@@ -343,12 +343,12 @@ def same_number_titles(old: Document, new: Document, pairs: list[Pair]) -> list[
     Their titles are evidence of a rename (the matcher could not pair them because of it)."""
     # Unpaired positions only (set differences at C speed): a few per pair, where walking every rule with
     # its number would cost more.
-    free_a = sorted(set(range(len(old.rules))).difference(map(_OLD, pairs)))
+    free_a = sorted(positions(len(old.rules)).difference(map(_OLD, pairs)))
     lone = {str(old.rules[i].number): i for i in free_a if old.rules[i].title}
     if not lone:
         return []
     out = []
-    for j in sorted(set(range(len(new.rules))).difference(map(_NEW, pairs))):
+    for j in sorted(positions(len(new.rules)).difference(map(_NEW, pairs))):
         rb = new.rules[j]
         if not rb.title or rb.number is None:
             continue
