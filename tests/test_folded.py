@@ -275,3 +275,17 @@ def test_half_its_rules_or_fewer_gone_there_is_no_fold(tmp_path: Path) -> None:
     went = {**_WENT, "102.3": ["100.1"], "102.4": ["103.1"]}
     assert _folds(old, new, _LINKS | {"102.4": "103.1"}, went, ["102"]) == []
     assert _folds(old, new, _LINKS | {"102.4": "103.1"}, {**_WENT, "102.4": ["103.1"]}, ["102"]) != []
+
+
+def test_a_copy_under_two_folding_headings_joins_once(tmp_path: Path) -> None:
+    # 102.4c is under 102.4 "Meld Copies", itself under 102: both fold, and the copy joins 101.6c with the outer one.
+    said = "When a {} card is turned face up, its controller reveals it and every player sees both its faces."
+    copies = [("101.6", "Copies"), ("101.6c", said.format("double"))]
+    inner = [("102.4", "Meld Copies"), ("102.4a", W[4]), ("102.4b", _SAME[1].replace("Jasper", "Quartz"))]
+    olds = [*DOUBLE, *copies, *MELD[:3], *inner, ("102.4c", said.format("meld"))]
+    news = [*FOLDED, copies[0], ("101.6a", inner[1][1]), ("101.6b", inner[2][1]), copies[1]]
+    old, new = _releases(tmp_path, olds, news)
+    links = _LINKS | {"101.6": "101.6", "101.6c": "101.6c"}
+    went = {**_WENT, "102.4a": ["101.6a"], "102.4b": ["101.6b"]}
+    folded = _folds(old, new, links, went, ["102", "102.4", "102.4c"])
+    assert folded == [{"102": "101", "102.4c": "101.6c"}, {"102.4": "101.6"}]

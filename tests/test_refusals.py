@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulediff.matcher.leftovers import COMMON_FROM
+from rulediff.matcher.meaning import most_of
 from rulediff.matcher.records import Change, Kind
 from rulediff.matcher.refusals import refusals
 from rulediff.matcher.sides import prepared
@@ -106,3 +107,8 @@ def test_failing_those_the_text_in_its_own_place_is_named(tmp_path: Path) -> Non
     assert _closest(tmp_path, GONE, holders, "Alpha hotel india juliet kilo lima.") is None
     # A rule there that stays as it was carries its own words, not the removed rule's.
     assert _closest(tmp_path, GONE, holders, stays="Alpha bravo charlie kilo lima mike.") is None
+
+
+def test_most_of_a_text_is_told_in_whole_numbers() -> None:
+    # 28 of 35 words is 4 in 5, though 0.8 x 35 is 28.000000000000004 in floats.
+    assert [most_of(n) for n in (5, 6, 7, 10, 35)] == [4, 5, 6, 8, 28]

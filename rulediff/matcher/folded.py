@@ -21,21 +21,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 
 from .leftovers import texts
-from .meaning import content, likeness
+from .meaning import content, likeness, most_of
 from .records import Grouping
 from .sides import Side
-from .thresholds import CONTAINED, CONTAINED_WORDS
+from .thresholds import CONTAINED_WORDS
 
 # A heading folds into a node its rules with a counterpart went under: two of them at least, to two nodes there at
 # least, more than half of them, and a third of all its rules (2009-07-11's 106 Mana, nine rules of which two came
 # from under the old 406 Mana Abilities and the rest are new, did not come out of 406) ...
 FOLDED_RULES = 2
 FOLDED_SHARE = 3  # (one rule in three)
-# ... and a text joins a rule saying CONTAINED of its content words (4 in 5, as a fraction).
-_HOLDS = Fraction(CONTAINED).limit_denominator(100)
 
 # What the reason of the link joined says: old to new, of a heading and of a text; new to old, the same.
 _INTO = (
@@ -69,6 +66,7 @@ def folds(
     (its label and the share of its words)."""
     taken_a, taken_b = taken
     out: list[_Fold] = []
+    claimed: set[int] = set()  # (a text under two headings that fold, one inside the other, joins with the outer)
 
     def joinable(x: int) -> bool:
         return x in b2a and x not in taken_b and b2a[x] not in taken_a
@@ -95,9 +93,10 @@ def folds(
             continue
         fold = {h: (into, says[0].format(a.labels[h], n, went))}
         under = [x for x in b.descendants(into) if joinable(x)]
-        for i in texts(a, [k for k in a.descendants(h) if k in free]):
+        for i in texts(a, [k for k in a.descendants(h) if k in free and k not in claimed]):
             if (found := _said_there(a, b, i, under)) is not None:
                 fold[i] = (found[0], says[1].format(a.labels[i], found[1]))
+                claimed.add(i)
         out.append(fold)
     return out
 
@@ -137,11 +136,11 @@ def _said_there(a: Side, b: Side, i: int, under: list[int]) -> tuple[int, float]
     bag = content(text)
     if len(bag) < CONTAINED_WORDS:
         return None
+    need = most_of(len(bag))
     best: tuple[float, float, int] | None = None
     tied = False
     for x in under:
-        # (its share of the words there, in whole numbers: 28 of 35 is 4 in 5, though 0.8 x 35 is 28.000000000000004)
-        if len(bag & content(b.masked(x))) * _HOLDS.denominator < _HOLDS.numerator * len(bag):
+        if len(bag & content(b.masked(x))) < need:
             continue
         like = likeness(text, b.masked(x))
         key = (like.mean, like.kept_a, x)

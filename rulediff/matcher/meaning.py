@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 from rapidfuzz import fuzz
@@ -27,6 +28,16 @@ _STOP = frozenset(
     so such any each all some which who whom whose what when where while if then also only
     first second third fourth fifth sixth seventh eighth ninth tenth see rule rules section ref""".split()
 )
+
+
+# CONTAINED as a fraction (4 in 5), so that a share of words is told in whole numbers: 0.8 x 35 is
+# 28.000000000000004, and 28 of 35 words would fall short of it.
+_CONTAINED = Fraction(CONTAINED).limit_denominator(100)
+
+
+def most_of(n: int) -> int:
+    """The fewest of ``n`` content words that are CONTAINED of them (rounded up, in whole numbers)."""
+    return -(-n * _CONTAINED.numerator // _CONTAINED.denominator)
 
 
 @lru_cache(maxsize=1 << 14)

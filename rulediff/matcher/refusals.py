@@ -6,14 +6,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .leftovers import ContentIndex, Matcher, texts
-from .meaning import Likeness, content, likeness
+from .meaning import Likeness, content, likeness, most_of
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
 from .sides import Side
 from .thresholds import (
-    CONTAINED,
     CONTAINED_WORDS,
     KEPT_MEANING,
     PLACED_MEANING,
@@ -24,8 +21,6 @@ from .thresholds import (
 )
 
 _RULE = 2
-# CONTAINED as a fraction (4/5), so that a text's share is told in whole numbers: 0.8 x 35 is 28.000000000000004.
-_HOLDS = Fraction(CONTAINED).limit_denominator(100)
 
 # The changes whose new nodes may hold a removed rule's words: new, edited, moved and edited, split, merged.
 _HOMES = frozenset({Kind.ADDED, Kind.SPLIT, Kind.MERGED, *EDITED_KINDS})
@@ -113,8 +108,10 @@ def _in_place(a: Side, b: Side, changes: list[Change], removed: list[int], homes
     went = {ch.old[0]: ch.new[0] for ch in changes if len(ch.old) == 1 and ch.new and ch.old[0] in ups}
     out: dict[int, list[int]] = {}
     for i in removed:
-        to = went.get(a.parent[i], -1)
-        if to >= 0:
+        up = a.parent[i]
+        to = went.get(up, -1)
+        # (a place is told by its numbers: an unnumbered node's is no place to name)
+        if to >= 0 and a.labels[up] is not None and b.labels[to] is not None:
             out[i] = texts(b, [j for j in b.children[to] if j in homes])
     return out
 
@@ -128,7 +125,7 @@ def _holding(index: ContentIndex, text: str) -> list[int]:
     if len(bag) < CONTAINED_WORDS:
         return []
     get, masked = index.where.get, index.side.masked
-    need = -(-len(bag) * _HOLDS.numerator // _HOLDS.denominator)  # (CONTAINED of them, rounded up, in integers)
+    need = most_of(len(bag))
     rarest = sorted(bag, key=lambda w: len(get(w, ())))[: len(bag) - need + 1]
     cands = set().union(*(get(w, ()) for w in rarest))
     return sorted(k for k in cands if len(bag & content(masked(k))) >= need)
