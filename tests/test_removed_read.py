@@ -49,6 +49,6 @@ def test_the_removed_list_against_its_reading(era: str) -> None:
             assert set(targets.split(",")) <= set(row["counterpart"].split(",")), (pair, row["old"], targets)
     # Read at commit 4fd01f3 (README): 2009, 24 of the 102 removed really gone (31 moved, 47 partly);
     # 2013-2026, 48 of 74 (11 of them copies of a rule that stays, deleted; 13 moved, 13 partly).
-    gone = {"2009": 24, "2013-2026": 48}[era]
-    assert still["gone"] == gone and sum(still.values()) <= len(rows)
-    assert still["gone"] / sum(still.values()) >= gone / len(rows)
+    # (every rule read as gone is still removed: a recall gain moves only the others, linked where the reader found
+    # them, above)
+    assert still["gone"] == {"2009": 24, "2013-2026": 48}[era]
