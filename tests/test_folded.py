@@ -74,6 +74,20 @@ def test_2019_tokens_came_out_of_permanents() -> None:
     assert numbers(new, change_of(old, al, "110.5a").new) == ["111.2"]
 
 
+@needs_cr_corpus
+def test_2009_infinite_loops_moved_under_taking_shortcuts() -> None:
+    # 421's rules with a counterpart all went under the new 713, and 713's all came from under 421: most of each is
+    # new or gone (421.2, 421.3 and 421.5 were read as gone, tests/fixtures/align/hand-checked/removed-2009.tsv).
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "421")
+    assert numbers(new, ch.new) == ["713"] and ch.uncertain
+    assert ch.reason.endswith(
+        "3 of the 3 rules under 421 with a counterpart went under 713, and 2 of the 2 under 713 came from under 421"
+    )
+    _, _, back = official_pair("2009-07-11", "2009-05-01")
+    assert numbers(old, change_of(new, back, "713").new) == ["421"]
+
+
 def test_a_heading_folded_whole_joins_the_link_either_way_round(tmp_path: Path) -> None:
     old, new = _releases(tmp_path, [*DOUBLE, *MELD], FOLDED)
     assert _groups(old, new) == [
@@ -289,3 +303,36 @@ def test_a_copy_under_two_folding_headings_joins_once(tmp_path: Path) -> None:
     went = {**_WENT, "102.4a": ["101.6a"], "102.4b": ["101.6b"]}
     folded = _folds(old, new, links, went, ["102", "102.4", "102.4c"])
     assert folded == [{"102": "101", "102.4c": "101.6c"}, {"102.4": "101.6"}]
+
+
+# A heading left unpaired whose rules went under a heading left unpaired on the other side, from which they all came
+# (2009-07-11's 421 "Handling 'Infinite' Loops" and the new 713 "Taking Shortcuts"): most of each is new or gone.
+GONE = [f"{W[4].rstrip('.')} {word}." for word in ("one", "two", "three")]
+NEW = [f"{W[3].rstrip('.')} {word}." for word in ("four", "five", "six")]
+LOOPS = [("102", "Loops"), ("102.1", W[0]), ("102.2", W[1]), *((f"102.{k}", t) for k, t in enumerate(GONE, 3))]
+SHORTCUTS = [("103", "Shortcuts"), ("103.1", NEW[0]), ("103.2", W[0]), ("103.3", W[1]), ("103.4", NEW[1])]
+STAYS = [("101", "Double Cards"), ("101.1", W[2])]
+
+
+def test_a_heading_moved_under_another_name_is_linked_either_way_round(tmp_path: Path) -> None:
+    old, new = _releases(tmp_path, [*STAYS, *LOOPS], [*STAYS, *SHORTCUTS, ("103.5", NEW[2])])
+    moved = [g for g in _groups(old, new) if g[1] == ["102"]]
+    assert [g[1:] for g in moved] == [(["102"], ["103"], True)]
+    ch = change_of(old, align(old, new), "102")
+    assert ch.reason.endswith(
+        "its rules went there: 2 of the 2 rules under 102 with a counterpart went under 103, and 2 of the 2 under 103"
+        " came from under 102"
+    )
+    back = [g for g in _groups(new, old) if g[1] == ["103"]]
+    assert [g[1:] for g in back] == [(["103"], ["102"], True)]
+
+
+def test_a_heading_is_linked_only_to_where_its_rules_went_from_there_alone(tmp_path: Path) -> None:
+    # Two rules of 104, which goes on, went under 103 too: 103 came from 102 and 104 alike, and is no one's move.
+    other = [("104", "Other Cards"), ("104.1", W[3]), ("104.2", GONE[0].replace("one", "seven"))]
+    more = [("104.3", NEW[2].replace("six", "eight")), ("104.4", NEW[2].replace("six", "nine"))]
+    olds = [*STAYS, *LOOPS, *other, *more]
+    news = [*STAYS, *SHORTCUTS, ("103.5", more[0][1]), ("103.6", more[1][1]), *other]
+    old, new = _releases(tmp_path, olds, news)
+    assert (Kind.REMOVED, ["102"], [], False) in _groups(old, new)
+    assert (Kind.REMOVED, ["103"], [], False) in _groups(new, old)

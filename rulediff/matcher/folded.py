@@ -14,7 +14,9 @@
 # (2015-09-26's 702.72b, "Multiple instances of changeling ... are redundant", as 702.15e says of lifelink;
 # 2013-07-13's legend rule 801.12, as 801.13 says of the world rule) was removed, not folded. Read the other way, a
 # heading made of rules from under one that goes on is split off it. Both ways under one rule, so aligning B -> A
-# mirrors A -> B. Flagged uncertain: a merge of copies, not of the same text.
+# mirrors A -> B. Flagged uncertain: a merge of copies, not of the same text. And two headings left unpaired, each
+# where the other's rules went (2009-07-11's 421 "Handling 'Infinite' Loops" and the new 713 "Taking Shortcuts"), are
+# one heading moved under another name: linked, flagged uncertain.
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from dataclasses import replace
 
 from .leftovers import texts
 from .meaning import content, likeness, most_of
-from .records import Grouping
+from .records import Grouping, Pair
 from .sides import Side
 from .thresholds import CONTAINED_WORDS
 
@@ -42,6 +44,12 @@ _INTO = (
 _OUT_OF = (
     "{0} came out of it ({1} of the {2} rules under {0} with a counterpart came from there)",
     "{} came out of it too, a copy under the heading split off it ({:.0%} of its words were there)",
+)
+
+# What a link between two headings left unpaired, each where the other's rules went, says.
+_MOVED = (
+    "its rules went there: {2} of the {3} rules under {0} with a counterpart went under {1}, and {4} of the {5} under"
+    " {1} came from under {0}"
 )
 
 # A heading's fold: node of a -> (the node of b it joins, what the link's reason says of it), the heading first, then
@@ -72,33 +80,45 @@ def folds(
         return x in b2a and x not in taken_b and b2a[x] not in taken_a
 
     for h in sorted(free):
-        if not a.rules[h].title or not a.children[h]:
+        found = home(a, b, h, dest)
+        if found is None:
             continue
-        went, there, places = _gone_under(a, b, h, dest)
-        ranked = there.most_common(2)
-        if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
-            continue  # (nowhere, or two as many: no home)
-        into, n = ranked[0]
-        # (into a heading that continues a heading: a text whose subrules went under another text's is no fold; and
-        # to two rules there at least: 2009-07-11's 111.1 split into the old 401.1 and 401.2 is no heading's rules)
-        if (
-            n < FOLDED_RULES
-            or len(places[into]) < FOLDED_RULES
-            or 2 * n <= went
-            or FOLDED_SHARE * n < len(a.children[h])
-            or not joinable(into)
-            or not b.rules[into].title
-            or not a.rules[b2a[into]].title
-        ):
+        into, n, went = found
+        # (into a heading that continues a heading: a text whose subrules went under another text's is no fold)
+        if not joinable(into) or not a.rules[b2a[into]].title:
             continue
         fold = {h: (into, says[0].format(a.labels[h], n, went))}
         under = [x for x in b.descendants(into) if joinable(x)]
         for i in texts(a, [k for k in a.descendants(h) if k in free and k not in claimed]):
-            if (found := _said_there(a, b, i, under)) is not None:
-                fold[i] = (found[0], says[1].format(a.labels[i], found[1]))
+            if (said := _said_there(a, b, i, under)) is not None:
+                fold[i] = (said[0], says[1].format(a.labels[i], said[1]))
                 claimed.add(i)
         out.append(fold)
     return out
+
+
+def home(a: Side, b: Side, h: int, dest: Callable[[int], list[int]]) -> tuple[int, int, int] | None:
+    """The titled node of ``b`` at heading ``h``'s level that ``h``'s rules with a counterpart (``dest``) mostly went
+    under (FOLDED_RULES of them to as many nodes there, more than half of them, and a FOLDED_SHARE of all its rules),
+    with how many went there and how many anywhere; None for a text or a heading with no such home (nowhere, or two
+    as many: none)."""
+    if not a.rules[h].title or not a.children[h]:
+        return None
+    went, there, places = _gone_under(a, b, h, dest)
+    ranked = there.most_common(2)
+    if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    into, n = ranked[0]
+    # (to two rules there at least: 2009-07-11's 111.1 split into the old 401.1 and 401.2 is no heading's rules)
+    if (
+        n < FOLDED_RULES
+        or len(places[into]) < FOLDED_RULES
+        or 2 * n <= went
+        or FOLDED_SHARE * n < len(a.children[h])
+        or not b.rules[into].title
+    ):
+        return None
+    return into, n, went
 
 
 def _gone_under(
@@ -172,6 +192,7 @@ def regroup_folded(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]]
     def to_a(j: int) -> list[int]:
         return [*((b2a[j],) if j in b2a else ()), *merges.get(j, ()), *((split_from[j],) if j in split_from else ())]
 
+    moved = _moved(a, b, (to_b, to_a), (free_a, free_b))
     into = folds(a, b, to_b, b2a, (taken_a, taken_b), set(free_a), _INTO)
     out_of = folds(b, a, to_a, a2b, (taken_b, taken_a), set(free_b), _OUT_OF)
     # (each fold's old and new nodes: where a fold either way touches one the other way, neither stands, heading and
@@ -204,3 +225,29 @@ def regroup_folded(a: Side, b: Side, g: Grouping, cut: tuple[set[int], set[int]]
             replace(p, reason=f"{p.reason}; {'; '.join(said[p.old])}", uncertain=True) if p.old in said else p
             for p in g.pairs
         ]
+    if moved:
+        for p in moved:
+            a2b[p.old], b2a[p.new] = p.new, p.old
+        g.pairs = sorted([*g.pairs, *moved], key=lambda p: p.old)
+
+
+def _moved(
+    a: Side,
+    b: Side,
+    dest: tuple[Callable[[int], list[int]], Callable[[int], list[int]]],
+    free: tuple[list[int], list[int]],
+) -> list[Pair]:
+    """The headings left unpaired on both sides each of which is where the other's rules went (:func:`home`, both ways
+    round): one heading moved under another name, its rules with it (2009-07-11's 421 "Handling 'Infinite' Loops",
+    whose rules with a counterpart all went under the new 713 "Taking Shortcuts", from which they all came), linked
+    and flagged uncertain."""
+    to_b, to_a = dest
+    free_b = set(free[1])
+    homes_a = {h: found for h in free[0] if (found := home(a, b, h, to_b)) is not None and found[0] in free_b}
+    out = []
+    for h, (x, n, went) in sorted(homes_a.items()):
+        back = home(b, a, x, to_a)
+        if back is not None and back[0] == h:
+            why = _MOVED.format(a.labels[h], b.labels[x], n, went, back[1], back[2])
+            out.append(Pair(h, x, n / went, why, uncertain=True))
+    return out
