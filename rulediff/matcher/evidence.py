@@ -115,7 +115,12 @@ def gate(m: Matcher) -> bool:
     entry never links to a differently named keyword. Turned-down parents take with them the
     children that paired only because the parents did. True when something was undone."""
     undone = False
-    for i, j in sorted(m.a2b.items()):
+    a2b, b2a = m.a2b, m.b2a
+    # (Only a link with a title at one end at least may join differently named nodes: two untitled ones have the
+    # same title, none. The titled nodes are a tenth of a release.)
+    named = {i for i in m.a.titled if i in a2b}
+    named.update(b2a[j] for j in m.b.titled if j in b2a)
+    for i, j in [(i, a2b[i]) for i in sorted(named)]:
         if m.a2b.get(i) != j or not names_differ(m, i, j):
             continue
         keyword = m.a.level[i] == _UNNUMBERED or m.b.level[j] == _UNNUMBERED

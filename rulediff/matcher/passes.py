@@ -125,7 +125,11 @@ class Matcher:
         a2b, b2a, score, reason = self.a2b, self.b2a, self.score, self.reason
         kept = bool(a2b)  # pairs kept from an earlier matching (see keep): never overwritten
         made: list[int] = []
-        for i, j in _once_on_both(range(len(lv_a)), self.a.raw, range(len(lv_b)), self.b.raw):
+        unique_b = self.b.unique_raw
+        for k, i in self.a.unique_raw.items():
+            j = unique_b.get(k)
+            if j is None:
+                continue
             if kept and (i in a2b or j in b2a):
                 continue
             la, lb = lv_a[i], lv_b[j]

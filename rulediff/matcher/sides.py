@@ -77,6 +77,8 @@ class Side:
         "_title",
         "_weight",
         "_title_count",
+        "_unique_raw",
+        "_titled",
         "_groups",
     )
 
@@ -148,6 +150,8 @@ class Side:
         self._title: list[str | None] = [None] * n
         self._weight: list[int] = [-1] * n
         self._title_count: Counter[str] | None = None
+        self._unique_raw: dict[RawKey, int] | None = None
+        self._titled: list[int] | None = None
         self._groups: dict[str, list[int]] | None = None
 
     # -- comparison forms, each computed on first use ----------------------------------------------
@@ -210,6 +214,25 @@ class Side:
                 t for i, r in enumerate(self.rules) if r.title and r.number is not None and (t := self.title(i))
             )
         return c
+
+    @property
+    def unique_raw(self) -> dict[RawKey, int]:
+        """The raw contents printed once in the whole document, with their positions, in order (worked out once:
+        each release of a series is aligned twice, and an alignment may match twice)."""
+        u = self._unique_raw
+        if u is None:
+            raw = self.raw
+            count = Counter(raw)
+            u = self._unique_raw = {k: i for i, k in enumerate(raw) if count[k] == 1}
+        return u
+
+    @property
+    def titled(self) -> list[int]:
+        """The positions of the nodes with a title (a heading, a titled rule, a keyword entry), in order."""
+        t = self._titled
+        if t is None:
+            t = self._titled = [i for i, r in enumerate(self.rules) if r.title]
+        return t
 
     def siblings(self, i: int) -> list[int]:
         """Positions of the numbered nodes printed under the same parent number as ``i`` (that number need
