@@ -28,6 +28,7 @@ from rulediff.words.nature import nature_of
 from rulediff.words.records import Nature, Rename
 from rulediff.words.renames import renamed, substitute
 
+from .aligned import official_pair
 from .conftest import FIXTURES, ROOT, cr_txt_files, needs_cr_corpus
 
 CASE = FIXTURES / "align" / "renames-edh-commander-2011-02"
@@ -223,6 +224,63 @@ def test_nature_of_an_edit_that_is_only_the_rename() -> None:
     assert nature_of("Tribal spells\u2014are tribal.", "Kindred spells - are kindred.", renames=r) == Nature.RENAMED
     assert nature_of("Tribal spells are tribal.", "Kindred spells are rare.", renames=r) == Nature.SUBSTANTIVE
     assert nature_of("Tribal spells are tribal.", "Kindred spells are kindred.") == Nature.SUBSTANTIVE
+
+
+_THEY = Rename(
+    "he or she",
+    "they",
+    (("he or she", "they"), ("he or she has", "they have"), ("he or she doesn't", "they don't")),
+)
+
+
+def test_a_spelling_with_an_apostrophe_matches_a_curly_one() -> None:
+    # The detection reads straight apostrophes; the releases since 2015 print curly ones (2018-04-27's 112.4).
+    old, new = "even if he or she doesn\u2019t have priority", "even if they don\u2019t have priority"
+    assert substitute(old, (_THEY,)) == "even if they don't have priority"
+    assert nature_of(old, new, renames=(_THEY,)) == Nature.RENAMED
+    assert nature_of(old, "even if they can\u2019t have priority", renames=(_THEY,)) == Nature.SUBSTANTIVE
+
+
+def test_the_verbs_of_a_list_after_a_renamed_subject_agree_with_it() -> None:
+    # 2018-04-27's 116.3c: "when he or she casts a spell, activates an ability, or takes a special action".
+    old = "If a player has priority when he or she casts a spell, activates an ability, or takes an action, ..."
+    new = "If a player has priority when they cast a spell, activate an ability, or take an action, ..."
+    cast = Rename("he or she", "they", (*_THEY.spellings, ("he or she casts", "they cast")))
+    assert nature_of(old, new, renames=(cast,)) == Nature.RENAMED
+    # ... a verb that changed otherwise, or the same verbs with no subject made plural, are edits.
+    assert nature_of(old, new.replace("take", "skip"), renames=(cast,)) == Nature.SUBSTANTIVE
+    plain = Rename("he or she", "they", (("he or she", "they"),))
+    assert nature_of(old, new, renames=(plain,)) == Nature.SUBSTANTIVE
+    widget = Rename("widget", "gadget", (("widget", "gadget"), ("widget has", "gadget have")))
+    assert nature_of("A widget activates and takes.", "A widget activate and take.", renames=(widget,)) == (
+        Nature.SUBSTANTIVE
+    )
+
+
+def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules_use_it() -> None:
+    # "him or her" -> "them" in six rules, "himself or herself" -> "themselves" in two: its reflexive form.
+    old_rules = [f"Widget {k} is given to him or her at once." for k in range(6)]
+    new_rules = [f"Widget {k} is given to them at once." for k in range(6)]
+    old_rules += ["A player removes a counter from himself or herself.", "A player may target himself or herself."]
+    new_rules += ["A player removes a counter from themselves.", "A player may target themselves."]
+    old, new = _pair(old_rules, new_rules)
+    al = align(old, new)
+    assert [r.spellings for r in al.renames] == [(("him or her", "them"), ("himself or herself", "themselves"))]
+    assert all(ch.nature == Nature.RENAMED for ch in al.changes if ch.nature is not None)
+    # Still used in the new release (one rule kept it): no spelling of the rename.
+    old, new = _pair([*old_rules, "Keep himself or herself."], [*new_rules, "Keep himself or herself."])
+    assert [r.spellings for r in align(old, new).renames] == [(("him or her", "them"),)]
+
+
+@needs_cr_corpus
+def test_2018_04_agreement_and_the_reflexive_form_follow_the_pronoun_renames() -> None:
+    old, new, al = official_pair("2018-01-19", "2018-04-27")
+    nature = {str(old.rules[ch.old[0]].number): ch.nature for ch in al.changes if ch.old and ch.nature}
+    # "he or she doesn\u2019t" (curly), "casts ..., activates ..., or takes", "himself or herself"
+    for number in ("112.4", "505.4b", "701.12a", "116.3c", "107.14", "714.9"):
+        assert nature[number] == Nature.RENAMED, number
+    # "He or she" -> "That player" is a rewording the renames do not say.
+    assert nature["104.3a"] == Nature.SUBSTANTIVE
 
 
 # --- every consecutive pair of the corpus ---------------------------------------------------------------

@@ -15,6 +15,8 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
+from ..words.renames import agrees
+
 # Longest term considered, in words ("Planar Magic", "target creature or player").
 MAX_WORDS = 4
 # Changes at most this many kept tokens apart are one phrase ("name a card" -> "choose a card name").
@@ -23,19 +25,6 @@ MERGE_GAP = 2
 _ENDINGS = ("'s", "s")
 _ARTICLES = frozenset({"a", "an", "the"})
 _TOKEN = re.compile(r"\w+(?:'\w+)?|[^\w\s]")
-# A verb after a renamed subject that only agrees with it: "he or she has" -> "they have", "controls" -> "control".
-_AGREES = frozenset(
-    {
-        ("has", "have"),
-        ("is", "are"),
-        ("was", "were"),
-        ("does", "do"),
-        ("hasn't", "haven't"),
-        ("isn't", "aren't"),
-        ("wasn't", "weren't"),
-        ("doesn't", "don't"),
-    }
-)
 
 
 def plain(text: str) -> str:
@@ -129,14 +118,6 @@ def _context(token: str) -> bool:
 def spell(words: Sequence[str]) -> str:
     """Tokens as the text spells them: words apart, a hyphen joining its neighbours ("state-based")."""
     return " ".join(words).replace(" - ", "-")
-
-
-def agrees(old: str, new: str) -> bool:
-    """``new`` is ``old`` agreeing with a plural subject: "has" -> "have", "controls" -> "control"."""
-    o, n = old.casefold(), new.casefold()
-    if (o, n) in _AGREES:
-        return True
-    return len(n) > 2 and (o == n + "s" or o == n + "es" or (o.endswith("ies") and o[:-3] + "y" == n))
 
 
 def is_term(words: Sequence[str]) -> bool:

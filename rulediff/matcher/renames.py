@@ -26,7 +26,19 @@ from ..words.renames import (
 from .likeness import Likeness
 from .passes import match
 from .records import Pair
-from .terms import MAX_LEFT, MIN_NAMED, MIN_RULES, Edit, Release, TermPairs, edits, gather, release, telling_words
+from .terms import (
+    MAX_LEFT,
+    MIN_NAMED,
+    MIN_RULES,
+    Edit,
+    Release,
+    TermPairs,
+    edits,
+    extending,
+    gather,
+    release,
+    telling_words,
+)
 
 # ... and, of the paired rules that used the old term (those that only dropped it aside), at least this share now
 # use the new one.
@@ -59,6 +71,8 @@ def _detect(old: Document, new: Document, edited: list[Edit]) -> tuple[Rename, .
     seen = found.terms
     for key, rules in sorted(seen.seen.items(), key=lambda kv: (kv[0] in seen.dropped, -len(kv[1]), kv[0])):
         found.consider(key, rules)
+    if found.renames:
+        found.inflections()
     return tuple(found.renames)
 
 
@@ -121,6 +135,30 @@ class _Found:
             return
         self._take(key, rules, rename, spellings)
 
+    def inflections(self) -> None:
+        """The inflected forms of the renames found, however few rules use them, spellings of theirs: a term pair
+        each of whose words is a word of a rename's, or that word with letters after it, old and new ("himself or
+        herself" -> "themselves" of "him or her" -> "them", 2018-04-27, in two rules), when the old form left the
+        release and every edited rule that used it took the new one."""
+        pairs = [(x, y) for r in self.renames for x, y in r.spellings]
+        stems_old = {w.casefold() for x, _ in pairs for w in x.split() if len(w) >= _STEM}
+        stems_new = {w.casefold() for _, y in pairs for w in y.split() if len(w) >= _STEM}
+        lost, gained = extending(self.edited, stems_old, stems_new)
+        if not lost or not gained:
+            return
+        terms = gather(self.edited, lost, gained)
+        for (a, b), spelled in sorted(terms.spelled.items()):
+            at = next((k for k, r in enumerate(self.renames) if _inflection_of(a, b, r.spellings)), None)
+            if at is None or (a, b) in terms.dropped:
+                continue
+            spellings = _spellings(spelled)
+            olds, news = old_spellings(spellings), new_spellings(spellings)
+            users = [self.edited[x] for x in text_users(self.texts, self.joined, self.starts, olds)]
+            if not users or self.new_words.count(olds) or not all(uses(e.new, news) for e in users):
+                continue
+            f = self.renames[at]
+            self.renames[at] = Rename(f.old, f.new, tuple(sorted({*f.spellings, *spellings})), quoted=f.quoted)
+
     def _take(self, key: tuple[str, str], rules: set[int], rename: Rename, spellings: Spellings) -> None:
         core = self.terms.core.get(key)
         at = next((k for k, f in enumerate(self.renames) if core and self.terms.core.get(_key(f)) == core), None)
@@ -146,6 +184,23 @@ class _Found:
 
 
 Spellings = tuple[tuple[str, str], ...]
+
+# The shortest word of a rename whose longer forms are its inflections ("him" of "himself"; not "or").
+_STEM = 3
+
+
+def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:
+    """``a`` -> ``b`` is a spelling of ``spellings`` inflected (:func:`_inflects`), old and new alike."""
+    return any(_inflects(a, x) and _inflects(b, y) for x, y in spellings)
+
+
+def _inflects(form: str, term: str) -> bool:
+    """Each word of ``form`` is the word of ``term`` in its place, or that word with letters after it, and one is
+    (casefolded)."""
+    fw, tw = form.casefold().split(), term.casefold().split()
+    if len(fw) != len(tw) or fw == tw:
+        return False
+    return all(f == t or (len(t) >= _STEM and f.startswith(t)) for f, t in zip(fw, tw, strict=True))
 
 
 def _own_sense(key: tuple[str, str], found_as: TermPairs) -> bool:

@@ -265,6 +265,25 @@ def telling_words(edits: list[Edit]) -> tuple[set[str], set[str]]:
     )
 
 
+def extending(edits: list[Edit], stems_old: set[str], stems_new: set[str]) -> tuple[set[str], set[str]]:
+    """The words edits lost that are a word of ``stems_old`` with more letters after it, and those they gained that
+    are one of ``stems_new`` so ("himself" of "him", "themselves" of "them"), however few the edits: the inflected
+    forms of a rename found, which take its number of rules from it."""
+    lost: set[str] = set()
+    gained: set[str] = set()
+    for e in edits:
+        ma, mb = middles(e.old, e.new)
+        wa, wb = _words(ma), _words(mb)
+        lost.update(w for w in wa - wb if _extends(w, stems_old))
+        gained.update(w for w in wb - wa if _extends(w, stems_new))
+    return lost, gained
+
+
+def _extends(word: str, stems: set[str]) -> bool:
+    w = word.casefold()
+    return any(len(w) > len(s) and w.startswith(s) for s in stems)
+
+
 @dataclass(slots=True)
 class TermPairs:
     """The term pairs seen in the edited rules: by (old, new) casefolded, the old positions that show it, its

@@ -20,6 +20,29 @@ if TYPE_CHECKING:
     from ..model import Document, Rule
 
 
+# A verb after a renamed subject that only agrees with it: "he or she has" -> "they have", "controls" -> "control".
+_AGREES = frozenset(
+    {
+        ("has", "have"),
+        ("is", "are"),
+        ("was", "were"),
+        ("does", "do"),
+        ("hasn't", "haven't"),
+        ("isn't", "aren't"),
+        ("wasn't", "weren't"),
+        ("doesn't", "don't"),
+    }
+)
+
+
+def agrees(old: str, new: str) -> bool:
+    """``new`` is ``old`` agreeing with a plural subject: "has" -> "have", "controls" -> "control"."""
+    o, n = old.casefold().replace("\u2019", "'"), new.casefold().replace("\u2019", "'")
+    if (o, n) in _AGREES:
+        return True
+    return len(n) > 2 and (o == n + "s" or o == n + "es" or (o.endswith("ies") and o[:-3] + "y" == n))
+
+
 @lru_cache(maxsize=256)
 def whole_words(spellings: tuple[str, ...]) -> re.Pattern[str]:
     # Whole words, with the endings a rename keeps: "general" never matches "generally". Each spelling
@@ -30,7 +53,9 @@ def whole_words(spellings: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _starting_literally(spelling: str) -> str:
-    first, *rest = (re.escape(w) for w in spelling.split())
+    # (An apostrophe matches either: the detection reads texts with straight ones, and the releases since 2015
+    # print curly ones, "he or she doesn\u2019t" -> "they don\u2019t".)
+    first, *rest = (re.escape(w).replace("'", "['\u2019]") for w in spelling.split())
     return first + rf"(?<![\w'\u2019]{first})" + "".join(r"\s+" + w for w in rest)
 
 
@@ -70,8 +95,13 @@ def _use_test(spellings: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], 
 
 @lru_cache(maxsize=256)
 def spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    # Longest words first: the rarest, the likeliest to be missing.
-    return tuple(tuple(sorted(s.split(), key=len, reverse=True)) for s in spellings if s.split())
+    # Longest words first: the rarest, the likeliest to be missing. A word with an apostrophe is looked for by its
+    # longest piece without one (a text may print it either way: see _starting_literally).
+    return tuple(tuple(sorted(map(_unquoted, s.split()), key=len, reverse=True)) for s in spellings if s.split())
+
+
+def _unquoted(word: str) -> str:
+    return max(word.split("'"), key=len) if "'" in word else word
 
 
 def substitute(text: str, renames: Sequence[Rename]) -> str:
@@ -176,7 +206,7 @@ def _replace(m: re.Match[str], to: dict[str, str]) -> str:
 
 
 def _replacement(art: str, gap: str, word: str, to: dict[str, str]) -> str:
-    new = to[" ".join(word.split())]
+    new = to[" ".join(word.replace("\u2019", "'").split())]
     if not art:
         return new
     an = new[:1].lower() in "aeiou"
