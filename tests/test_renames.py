@@ -272,6 +272,49 @@ def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules
     assert [r.spellings for r in align(old, new).renames] == [(("him or her", "them"),)]
 
 
+_ENTERS = Rename(
+    "enters the battlefield",
+    "enters",
+    (("enter the battlefield", "enter"), ("enters the battlefield", "enters")),
+    quoted=True,
+)
+
+
+def test_a_text_that_keeps_one_spelling_is_read_in_those_it_took() -> None:
+    # 2024-07-30's example of 118.12 quotes "would enter the battlefield" still, and "it enters" already.
+    old = "A spell says \u201cIf it would enter the battlefield, it enters the battlefield tapped.\u201d"
+    new = "A spell says \u201cIf it would enter the battlefield, it enters tapped.\u201d"
+    assert nature_of(old, new, renames=(_ENTERS,)) == Nature.RENAMED
+    # ... but a text that kept a spelling and changed other words is an edit.
+    assert nature_of(old, new.replace("tapped", "untapped"), renames=(_ENTERS,)) == Nature.SUBSTANTIVE
+    # The rules' own words, outside quotations, are not read for a rename of quoted text.
+    outside = "It would enter the battlefield. A spell says \u201cIt enters the battlefield tapped.\u201d"
+    assert nature_of(outside, outside.replace("enters the battlefield", "enters"), renames=(_ENTERS,)) == (
+        Nature.RENAMED
+    )
+
+
+def test_a_quotation_closed_with_an_opening_mark_is_read_as_one() -> None:
+    # 2024-06-07's 614.1c: \u201c[This permanent] enters the battlefield as . . . \u201c are replacement effects.
+    old = (
+        "\u201c[It] enters the battlefield with . . . ,\u201d or \u201c[It] enters the battlefield as . . . \u201c are."
+    )
+    new = "\u201c[It] enters with . . . ,\u201d or \u201c[It] enters as . . . \u201c are."
+    assert nature_of(old, new, renames=(_ENTERS,)) == Nature.RENAMED
+
+
+def test_the_agreeing_form_of_a_rename_of_quoted_text_is_one_of_its_spellings() -> None:
+    old_rules = [f"Card {k} says \u201cWidget {k} enters the battlefield tapped.\u201d" for k in range(6)]
+    new_rules = [f"Card {k} says \u201cWidget {k} enters tapped.\u201d" for k in range(6)]
+    old_rules += [f"Card {k} says \u201cYou may have it enter the battlefield as a copy.\u201d" for k in (6, 7)]
+    new_rules += [f"Card {k} says \u201cYou may have it enter as a copy.\u201d" for k in (6, 7)]
+    al = align(*_pair(old_rules, new_rules))
+    assert [r.spellings for r in al.renames] == [
+        (("enter the battlefield", "enter"), ("enters the battlefield", "enters"))
+    ]
+    assert all(ch.nature == Nature.RENAMED for ch in al.changes if ch.nature is not None)
+
+
 @needs_cr_corpus
 def test_2018_04_agreement_and_the_reflexive_form_follow_the_pronoun_renames() -> None:
     old, new, al = official_pair("2018-01-19", "2018-04-27")
@@ -281,6 +324,16 @@ def test_2018_04_agreement_and_the_reflexive_form_follow_the_pronoun_renames() -
         assert nature[number] == Nature.RENAMED, number
     # "He or she" -> "That player" is a rewording the renames do not say.
     assert nature["104.3a"] == Nature.SUBSTANTIVE
+
+
+@needs_cr_corpus
+def test_2024_07_enter_the_battlefield_in_quoted_card_text_follows_enters() -> None:
+    old, new, al = official_pair("2024-06-07", "2024-07-30")
+    nature = {str(old.rules[ch.old[0]].number): ch.nature for ch in al.changes if ch.old and ch.nature}
+    # "You may have this permanent enter the battlefield ..." -> "... enter ..." in quotations; 614.1c closes a
+    # quotation with an opening mark; 118.12's example keeps one "enter the battlefield" and takes one "enters".
+    for number in ("702.98a", "702.150a", "707.3", "614.1c", "118.12"):
+        assert nature[number] == Nature.RENAMED, number
 
 
 # --- every consecutive pair of the corpus ---------------------------------------------------------------

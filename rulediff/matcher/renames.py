@@ -11,6 +11,7 @@ from ..model import Document
 from ..text import normalize
 from ..words.records import Rename
 from ..words.renames import (
+    agrees,
     joined_texts,
     new_spellings,
     old_spellings,
@@ -137,27 +138,38 @@ class _Found:
 
     def inflections(self) -> None:
         """The inflected forms of the renames found, however few rules use them, spellings of theirs: a term pair
-        each of whose words is a word of a rename's, or that word with letters after it, old and new ("himself or
-        herself" -> "themselves" of "him or her" -> "them", 2018-04-27, in two rules), when the old form left the
-        release and every edited rule that used it took the new one."""
+        each of whose words is a word of a rename's spelling, that word with letters after it, or that verb agreeing
+        otherwise, old and new ("himself or herself" -> "themselves" of "him or her" -> "them", 2018-04-27, in two
+        rules; "enter the battlefield" -> "enter" of 2024-07-30's quoted "enters the battlefield" -> "enters"), when
+        the old form (mostly) left the release (its quotations, for a rename of quoted text) and most of the edited
+        rules that used it there took the new one, as of a rename."""
         pairs = [(x, y) for r in self.renames for x, y in r.spellings]
         stems_old = {w.casefold() for x, _ in pairs for w in x.split() if len(w) >= _STEM}
         stems_new = {w.casefold() for _, y in pairs for w in y.split() if len(w) >= _STEM}
         lost, gained = extending(self.edited, stems_old, stems_new)
-        if not lost or not gained:
+        if not lost:
             return
         terms = gather(self.edited, lost, gained)
         for (a, b), spelled in sorted(terms.spelled.items()):
             at = next((k for k, r in enumerate(self.renames) if _inflection_of(a, b, r.spellings)), None)
-            if at is None or (a, b) in terms.dropped:
-                continue
-            spellings = _spellings(spelled)
-            olds, news = old_spellings(spellings), new_spellings(spellings)
-            users = [self.edited[x] for x in text_users(self.texts, self.joined, self.starts, olds)]
-            if not users or self.new_words.count(olds) or not all(uses(e.new, news) for e in users):
+            if at is None:
                 continue
             f = self.renames[at]
-            self.renames[at] = Rename(f.old, f.new, tuple(sorted({*f.spellings, *spellings})), quoted=f.quoted)
+            spellings = _spellings(spelled)
+            if self._switched(old_spellings(spellings), new_spellings(spellings), f.quoted):
+                self.renames[at] = Rename(f.old, f.new, tuple(sorted({*f.spellings, *spellings})), quoted=f.quoted)
+
+    def _switched(self, olds: tuple[str, ...], news: tuple[str, ...], in_quotes: bool) -> bool:
+        """``olds`` (mostly: MAX_LEFT) left the new release (its quotations when ``in_quotes``), and most of the
+        edited rules that used them there (MIN_CONSISTENT) use ``news`` instead."""
+        read = quoted if in_quotes else _whole
+        users = [self.edited[x] for x in text_users(self.texts, self.joined, self.starts, olds)]
+        users = [e for e in users if uses(read(e.old), olds)]
+        count = Release.count_quoted if in_quotes else Release.count
+        if not users or count(self.new_words, olds) > MAX_LEFT * count(self.old_words, olds):
+            return False
+        switched = sum(1 for e in users if uses(t := read(e.new), news) and not uses(t, olds))
+        return switched >= MIN_CONSISTENT * len(users)
 
     def _take(self, key: tuple[str, str], rules: set[int], rename: Rename, spellings: Spellings) -> None:
         core = self.terms.core.get(key)
@@ -189,6 +201,10 @@ Spellings = tuple[tuple[str, str], ...]
 _STEM = 3
 
 
+def _whole(text: str) -> str:
+    return text
+
+
 def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:
     """``a`` -> ``b`` is a spelling of ``spellings`` inflected (:func:`_inflects`), old and new alike."""
     return any(_inflects(a, x) and _inflects(b, y) for x, y in spellings)
@@ -200,7 +216,7 @@ def _inflects(form: str, term: str) -> bool:
     fw, tw = form.casefold().split(), term.casefold().split()
     if len(fw) != len(tw) or fw == tw:
         return False
-    return all(f == t or (len(t) >= _STEM and f.startswith(t)) for f, t in zip(fw, tw, strict=True))
+    return all(f == t or (len(t) >= _STEM and f.startswith(t)) or agrees(t, f) for f, t in zip(fw, tw, strict=True))
 
 
 def _own_sense(key: tuple[str, str], found_as: TermPairs) -> bool:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from rapidfuzz import fuzz
 
 from ..model import Document, Example, Rule
-from ..words.renames import quoted
+from ..words.renames import agrees, quoted
 from .phrases import changed, is_term, plain, spell, term_pairs, tokens
 from .records import Pair, positions
 from .sides import PerDocument
@@ -280,8 +280,9 @@ def extending(edits: list[Edit], stems_old: set[str], stems_new: set[str]) -> tu
 
 
 def _extends(word: str, stems: set[str]) -> bool:
+    """``word`` is one of ``stems``, one with letters after it, or one agreeing otherwise ("enter" of "enters")."""
     w = word.casefold()
-    return any(len(w) > len(s) and w.startswith(s) for s in stems)
+    return w in stems or any(w.startswith(s) or agrees(s, w) for s in stems)
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from functools import lru_cache
 from ..references import references_follow
 from ..text import mask_references, normalize
 from .records import Nature, Rename
-from .renames import agrees, old_spellings, substitute, uses
+from .renames import agrees, applied, old_spellings, substitute, uses
 
 
 def nature_of(
@@ -40,15 +40,24 @@ def nature_of(
     nmap = number_map or {}
     if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _quoted_follow(a, b, qa, qb, nmap)):
         return Nature.REFERENCES_ONLY
-    if renames:
-        r = normalize(substitute(old, renames))
-        if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
-            return Nature.RENAMED
-        if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
-            return Nature.RENAMED
-        if _verbs_agree(r, b) and _subject_renamed(old, renames):
-            return Nature.RENAMED
+    if renames and _renamed(old, b, qb, nmap, renames):
+        return Nature.RENAMED
+    if renames and (here := applied(renames, new)) != tuple(renames) and _renamed(old, b, qb, nmap, here):
+        # (read in the spellings the new text took: a text may keep one the rest of the release left, 2024-07-30's
+        # example of 118.12 quotes "If a creature would enter the battlefield ..." still, and "it enters" already)
+        return Nature.RENAMED
     return Nature.SUBSTANTIVE
+
+
+def _renamed(old: str, b: str, qb: str, nmap: dict[str, str | list[str]], renames: Sequence[Rename]) -> bool:
+    """``old`` read in the words of ``renames`` is ``b`` (its comparison form; ``qb`` that in one quote style), but
+    for typography, references that follow ``nmap`` and verbs agreeing with a subject renamed."""
+    r = normalize(substitute(old, renames))
+    if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
+        return True
+    if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
+        return True
+    return _verbs_agree(r, b) and _subject_renamed(old, renames)
 
 
 def _verbs_agree(a: str, b: str) -> bool:

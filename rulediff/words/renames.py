@@ -114,6 +114,19 @@ def substitute(text: str, renames: Sequence[Rename]) -> str:
     return text
 
 
+def applied(renames: Sequence[Rename], new: str) -> tuple[Rename, ...]:
+    """``renames`` with the spellings only that ``new`` (a text of the new release) does not use any more where the
+    rename reads (its quotations, for a rename of quoted text): those it took, or never had. (A spelling whose new
+    form holds the old one is kept.)"""
+    out: list[Rename] = []
+    for r in renames:
+        read = quoted(new) if r.quoted else new
+        kept = tuple((a, b) for a, b in r.spellings if not uses(read, (a,)) or uses(b, (a,)))
+        if kept:
+            out.append(r if kept == r.spellings else replace(r, spellings=kept))
+    return tuple(out)
+
+
 def renamed_text(text: str, r: Rename) -> str:
     """``text``, which uses an old spelling of ``r`` (:func:`uses` said so, or :func:`text_users` found it), read
     in the new words: :func:`substitute` of one rename without asking again."""
@@ -170,8 +183,10 @@ def _starts_with_article(pattern: re.Pattern[str]) -> bool:
     return _STARTS_WITH_ARTICLE.search(pattern.pattern) is not None
 
 
-# A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line.
-QUOTED = re.compile('\u201c[^\u201d\n]*\u201d|"[^"\n]*"')
+# A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line. A curly
+# one ends at the next curly mark of either kind: 2024-06-07's 614.1c closes its third quotation with an opening
+# mark ("\u201c[This permanent] enters the battlefield as . . . \u201c are replacement effects").
+QUOTED = re.compile('\u201c[^\u201c\u201d\n]*[\u201c\u201d]|"[^"\n]*"')
 
 
 def quoted(text: str) -> str:
