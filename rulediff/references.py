@@ -19,6 +19,11 @@ _REF_RE = re.compile(
 )
 _SECTION_RE = re.compile(r"\b[Ss]ections?\s+(?P<n>[1-9])\b(?![.,]\d)")
 _LIST_CONT_RE = re.compile(rf"(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+)(?P<n>{_NUM})(?P<tail>{_RANGE_TAIL})")
+# ... and the next of a list whose numbers name their titles: "rules 701.42, "Meld," and 729, "Merging with
+# Permanents."" (2025-09-19 on): a reference of its own, after the title (which is words of the text, not masked).
+_NAMED_CONT_RE = re.compile(
+    rf",\s*[\"\u201c][^\"\u201c\u201d]{{3,80}}?[\"\u201d],?\s+(?:and\s+|or\s+)?(?P<n>{_NUM})(?P<tail>{_RANGE_TAIL})"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +153,16 @@ def _references(text: str) -> tuple[Reference, ...]:
         start = m.start("first")
         targets = list(_expand(first, m.group("tail")))
         if m.group("lead"):
-            # A list after "rules": "rules 702.15, 702.16, and 702.17".
+            # A list after "rules": "rules 702.15, 702.16, and 702.17" (a reference), or whose numbers name their
+            # titles (a reference each).
             while True:
                 c = _LIST_CONT_RE.match(text, end)
-                if not c:
+                named = c is None and (c := _NAMED_CONT_RE.match(text, end)) is not None
+                if c is None or (n := RuleNumber.try_parse(c.group("n"))) is None:
                     break
-                n = RuleNumber.try_parse(c.group("n"))
-                if n is None:
-                    break
+                if named:
+                    refs.append(Reference(start, end, text[start:end], tuple(targets)))
+                    start, targets = c.start("n"), []
                 targets.extend(_expand(n, c.group("tail")))
                 end = c.end()
         refs.append(Reference(start, end, text[start:end], tuple(targets)))
@@ -209,7 +216,22 @@ def _same_named_target(old: str, x: Reference, new: str, y: Reference) -> bool:
 
 def _maps_to(a: RuleNumber, b: RuleNumber, number_map: dict[str, str | list[str]]) -> bool:
     mapped = number_map.get(str(a), str(a))
-    return str(b) in (mapped if isinstance(mapped, list) else [mapped])
+    return str(b) in (mapped if isinstance(mapped, list) else [mapped]) or _gathered_in(str(a), str(b), number_map)
+
+
+def _gathered_in(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:
+    """``a`` and every rule under it went under ``b``, which now holds them all: 2019-07-12's 200.3 "See rule
+    110.5" -> "See rule 111", where 110.5 (Tokens) became 111.1 and its subrules 111.2-111.8."""
+    to = number_map.get(a)
+    if to is None or not all(_under(x, b) for x in (to if isinstance(to, list) else [to])):
+        return False  # (most references that do not follow the map stop here: the scan below is of every number)
+    under = [v for k, v in number_map.items() if _under(k, a)]
+    return bool(under) and all(_under(x, b) for v in under for x in (v if isinstance(v, list) else [v]))
+
+
+def _under(x: str, top: str) -> bool:
+    """Rule number ``x`` is a descendant of ``top`` ("111.2" of "111", "702.15b" of "702.15")."""
+    return len(x) > len(top) and x.startswith(top) and (x[len(top)] == "." or (x[len(top)].isalpha() and "." in top))
 
 
 def _is_range(ref: Reference) -> bool:

@@ -12,6 +12,7 @@ from rulediff import parse
 from rulediff.matcher.classify import align
 from rulediff.matcher.records import EDITED_KINDS, Alignment
 from rulediff.model import Document
+from rulediff.references import find_references
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import lossy_equal, nature_of
 from rulediff.words.records import Nature
@@ -141,6 +142,27 @@ def test_a_range_whose_ends_follow_the_map_follows_it() -> None:
     nmap = {}
     assert nature_of("rules 713.2a-c apply", "rules 713.2a-d apply", number_map=nmap) == Nature.SUBSTANTIVE
     assert _visible("rules 713.2a-c apply", "rules 713.2a-d apply", nmap)
+
+
+def test_the_numbers_of_a_list_that_names_their_titles_follow_the_map() -> None:
+    # 2026-04-17's 701.27g: "See rules 701.42, "Meld," and 729, "Merging with Permanents."" -> 730 (729 -> 730).
+    old = "See rules 701.42, \u201cMeld,\u201d and 729, \u201cMerging with Permanents.\u201d"
+    new = old.replace("729", "730")
+    nmap: dict[str, str | list[str]] = {"729": "730", "730": "731"}
+    assert [r.text for r in find_references(old)] == ["701.42", "729"]
+    assert nature_of(old, new, number_map=nmap) == Nature.REFERENCES_ONLY
+    assert not _visible(old, new, nmap)
+    # The titles are words of the text: one changed is an edit.
+    assert nature_of(old, new.replace("Meld", "Melding"), number_map=nmap) == Nature.SUBSTANTIVE
+
+
+def test_a_reference_to_where_a_rule_and_all_under_it_went_follows_the_map() -> None:
+    # 2019-07-12's 200.3: "See rule 110.5" -> "See rule 111": 110.5 (Tokens) became 111.1, 110.5a-g 111.2-111.8.
+    nmap: dict[str, str | list[str]] = {"110.5": "111.1", **{f"110.5{c}": f"111.{k}" for k, c in enumerate("ab", 2)}}
+    assert nature_of("See rule 110.5.", "See rule 111.", number_map=nmap) == Nature.REFERENCES_ONLY
+    # ... not where one of its subrules went elsewhere, nor for a rule with nothing under it.
+    assert nature_of("See rule 110.5.", "See rule 111.", number_map={**nmap, "110.5b": "112.1"}) == (Nature.SUBSTANTIVE)
+    assert nature_of("See rule 110.4.", "See rule 111.", number_map={"110.4": "111.1"}) == Nature.SUBSTANTIVE
 
 
 def test_substantive_edits_always_show_something() -> None:
