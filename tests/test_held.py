@@ -91,6 +91,29 @@ def test_a_sentence_that_opens_a_longer_new_rule_is_linked_to_it() -> None:
 
 
 @needs_cr_corpus
+def test_a_short_rule_that_opens_a_longer_one_as_it_stands_is_linked_to_it() -> None:
+    # 2009-05-01's 205.4b ("Any land with the supertype "basic" is a basic land. Any land that doesn't have this
+    # supertype is a nonbasic land.", five content words) opens 2009-07-11's 204.4c, which goes on about older cards.
+    old, new, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "205.4b")
+    assert numbers(new, ch.new) == ["204.4c"] and ch.uncertain and "205.4b is held whole in 204.4c" in ch.reason
+
+
+def test_a_short_text_is_held_only_as_it_stands(tmp_path: Path) -> None:
+    # Four content words: held only nearly character for character (SHORT_HELD_TEXT), every word of it there.
+    short = "Lands are tapped dragons."
+    longer = f"{short} {W[1]} {W[2]}"
+    old, new = _mini(tmp_path, [("100.2", short)], [("700.1", longer)])
+    assert _held_only(old, new) == [(["100.2"], ["700.1"])]
+    # Its words there, reordered: not held (a longer text would be, its words 8 in 9 there).
+    old, new = _mini(tmp_path, [("100.2", short)], [("700.1", f"Dragons are tapped lands. {W[1]} {W[2]}")])
+    assert _held_only(old, new) == []
+    # Two content words say too little to be held anywhere.
+    old, new = _mini(tmp_path, [("100.2", "Dragons fly.")], [("700.1", f"Dragons fly. {W[1]} {W[2]}")])
+    assert _held_only(old, new) == []
+
+
+@needs_cr_corpus
 def test_exceptions_made_rules_of_their_own_are_the_parts_of_a_split() -> None:
     # The old 217.1c listed seven exceptions in one rule; 2009-07-11 made them 400.7a-f (the Aura one rewritten, the
     # phasing one dropped).

@@ -4,8 +4,9 @@
 # text held inside a much longer one is too unlike it in characters to pair: 2009-07-11's 405.6b opens with the old
 # 408.2b word for word and goes on, and the old 217.1c's seven exceptions are now rules of their own (400.7a-f),
 # each left added while what they came from was left removed. Here, after the links and groups are made, what is
-# still unpaired on both sides meets: a text whose content words (CONTAINED_WORDS of them at least) are all but one
-# in nine in a text of the other side, which has its sentences nearly as they stand, went there -- linked to the one
+# still unpaired on both sides meets: a text whose content words (CONTAINED_WORDS of them at least; fewer, every one
+# and nearly character for character) are all but one in nine in a text of the other side, which has its sentences
+# nearly as they stand, went there -- linked to the one
 # text it is held in, or a part of a split (new texts held in one old text) or of a merge (old texts held in one new
 # text). Flagged uncertain: held, not matched. Both ways under one rule, so aligning B -> A mirrors A -> B.
 
@@ -35,6 +36,11 @@ _HELD_ABOVE, _HELD_BELOW = HELD.numerator, HELD.denominator
 # word of 112.1b ("An ability can be an activated or triggered ability on the stack ...") but not its sentence,
 # 0.48; its exceptions, now 400.7a-f, are there at 0.75 to 0.97.
 HELD_TEXT = 0.7
+# A text of fewer content words than CONTAINED_WORDS (SHORT_WORDS at least) is held in another only with every one
+# of its words there and its characters nearly as they stand: 2009-05-01's 205.4b, five content words, opens the new
+# 204.4c word for word (0.996), which goes on about the older cards that did not say "basic".
+SHORT_HELD_TEXT = 0.95
+SHORT_WORDS = 3
 
 
 def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[tuple[int, int], tuple[bool, float]]:
@@ -52,6 +58,15 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
             continue
         text_a, text_b = a.masked(i), b.masked(j)
         like = likeness(text_a, text_b)
+        if min(na, nb) < CONTAINED_WORDS:
+            # (a short text, every word of it there: held only as it stands, nearly character for character)
+            if (
+                shared == min(na, nb)
+                and like.ratio < RESCUE_NEAR
+                and fuzz.partial_ratio(text_a, text_b) >= SHORT_HELD_TEXT * 100
+            ):
+                out[(i, j)] = (na < nb, like.ratio)
+            continue
         # (Likeness.part but for the share: not near-identical, and held rather than alike -- of texts as long as
         # each other, the likeness counts)
         if (
@@ -65,7 +80,7 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
 
 def _bags(s: Side, nodes: list[int]) -> dict[int, frozenset[str]]:
     """The content words of the text nodes of ``nodes`` that say enough to be held (CONTAINED_WORDS)."""
-    return {k: bag for k in texts(s, nodes) if len(bag := content(s.masked(k))) >= CONTAINED_WORDS}
+    return {k: bag for k in texts(s, nodes) if len(bag := content(s.masked(k))) >= SHORT_WORDS}
 
 
 def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[str]]) -> set[tuple[int, int]]:
