@@ -6,9 +6,9 @@
 # each left added while what they came from was left removed. Here, after the links and groups are made, what is
 # still unpaired on both sides meets: a text whose content words (CONTAINED_WORDS of them at least; fewer, every one
 # and nearly character for character) are all but one in nine in a text of the other side, which has its sentences
-# nearly as they stand, went there -- linked to the one
-# text it is held in, or a part of a split (new texts held in one old text) or of a merge (old texts held in one new
-# text). Flagged uncertain: held, not matched. Both ways under one rule, so aligning B -> A mirrors A -> B.
+# nearly as they stand, went there -- linked to the one text it is held in, or a part of a split (new texts held in
+# one old text) or of a merge (old texts held in one new text). Flagged uncertain: held, not matched. Both ways under
+# one rule, so aligning B -> A mirrors A -> B.
 
 from __future__ import annotations
 
