@@ -51,10 +51,8 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     index = ContentIndex(b, {}, frozenset().union(*(content(a.masked(i)) for i in removed)))
     index.add(sorted(homes))
     # The new nodes whose raw text is a removed rule's, by that text (one look at each new rule).
-    wanted = {a.rules[i].text for i in removed}
-    same: dict[str, list[int]] = {}
-    for j in [j for j, r in enumerate(b.rules) if r.text in wanted]:
-        same.setdefault(b.rules[j].text, []).append(j)
+    by_text = b.by_text
+    same = {t: by_text[t] for t in {a.rules[i].text for i in removed} if t in by_text}
     # ... and the new node at its own number, if its words may have gone there and it shares some of its meaning
     # (KEPT_MEANING): 2019-05-03's 117.9b, "Alternative costs are always optional.", shares too few words with
     # anything for the index; "generally optional" now. (A number whose section was renumbered around it names
@@ -84,7 +82,14 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
             closest[i] = best
     # The old nodes each closest one continues (what refused the link), looked up for those only.
     bests = {j for _, j in closest.values()}
-    owner = {j: ch.old for ch in changes for j in ch.new if j in bests}
+    owner: dict[int, tuple[int, ...]] = {}
+    for ch in changes:
+        # (most changes are of one new node, told apart by one look)
+        if len(ch.new) == 1:
+            if ch.new[0] in bests:
+                owner[ch.new[0]] = ch.old
+        else:
+            owner.update((j, ch.old) for j in ch.new if j in bests)
     out: dict[int, Closest] = {}
     for i, (like, j) in closest.items():
         if given_up and given_up.get(i) == j and not owner.get(j):

@@ -79,6 +79,7 @@ class Side:
         "_title_count",
         "_unique_raw",
         "_titled",
+        "_by_text",
         "_groups",
     )
 
@@ -152,6 +153,7 @@ class Side:
         self._title_count: Counter[str] | None = None
         self._unique_raw: dict[RawKey, int] | None = None
         self._titled: list[int] | None = None
+        self._by_text: dict[str, list[int]] | None = None
         self._groups: dict[str, list[int]] | None = None
 
     # -- comparison forms, each computed on first use ----------------------------------------------
@@ -232,6 +234,16 @@ class Side:
         t = self._titled
         if t is None:
             t = self._titled = [i for i, r in enumerate(self.rules) if r.title]
+        return t
+
+    @property
+    def by_text(self) -> dict[str, list[int]]:
+        """The positions of the nodes by their raw text (worked out once)."""
+        t = self._by_text
+        if t is None:
+            t = self._by_text = {}
+            for i, r in enumerate(self.rules):
+                t.setdefault(r.text, []).append(i)
         return t
 
     def siblings(self, i: int) -> list[int]:
