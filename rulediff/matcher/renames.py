@@ -143,13 +143,14 @@ class _Found:
         rules; "enter the battlefield" -> "enter" of 2024-07-30's quoted "enters the battlefield" -> "enters"), when
         the old form (mostly) left the release (its quotations, for a rename of quoted text) and most of the edited
         rules that used it there took the new one, as of a rename."""
-        pairs = [(x, y) for r in self.renames for x, y in r.spellings]
-        stems_old = {w.casefold() for x, _ in pairs for w in x.split() if len(w) >= _STEM}
-        stems_new = {w.casefold() for _, y in pairs for w in y.split() if len(w) >= _STEM}
-        lost, gained = extending(self.edited, stems_old, stems_new)
+        # (of the terms, not of the verbs agreeing with them: "he or she casts" -> "they cast" brings no "casts")
+        pairs = [(x, y) for r in self.renames for x, y in r.spellings if not _agreeing(x, y)]
+        stems_old = {w for x, _ in pairs for w in x.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
+        stems_new = {w for _, y in pairs for w in y.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
+        where, lost, gained = extending(self.edited, stems_old, stems_new)
         if not lost:
             return
-        terms = gather(self.edited, lost, gained)
+        terms = gather(where, lost, gained)
         for (a, b), spelled in sorted(terms.spelled.items()):
             at = next((k for k, r in enumerate(self.renames) if _inflection_of(a, b, r.spellings)), None)
             if at is None:
@@ -199,10 +200,18 @@ Spellings = tuple[tuple[str, str], ...]
 
 # The shortest word of a rename whose longer forms are its inflections ("him" of "himself"; not "or").
 _STEM = 3
+# ... of which these are none: "then", "there" and "these" are no forms of "the" ("enters the battlefield").
+_NO_STEMS = frozenset({"the", "and"})
 
 
 def _whole(text: str) -> str:
     return text
+
+
+def _agreeing(a: str, b: str) -> bool:
+    """``a`` -> ``b`` ends with a verb agreeing with a subject renamed ("he or she has" -> "they have")."""
+    wa, wb = a.split(), b.split()
+    return len(wa) > 1 and len(wb) > 1 and wa[-1] != wb[-1] and agrees(wa[-1], wb[-1])
 
 
 def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:

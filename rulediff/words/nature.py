@@ -40,19 +40,21 @@ def nature_of(
     nmap = number_map or {}
     if _references_follow(a, b, nmap) or ((qa, qb) != (a, b) and _quoted_follow(a, b, qa, qb, nmap)):
         return Nature.REFERENCES_ONLY
-    if renames and _renamed(old, b, qb, nmap, renames):
+    if not renames or (read := substitute(old, renames)) == old:
+        return Nature.SUBSTANTIVE  # (a text that uses no rename: most of them)
+    if _renamed(read, old, b, qb, nmap, renames):
         return Nature.RENAMED
-    if renames and (here := applied(renames, new)) != tuple(renames) and _renamed(old, b, qb, nmap, here):
+    if (here := applied(renames, new)) != tuple(renames) and _renamed(substitute(old, here), old, b, qb, nmap, here):
         # (read in the spellings the new text took: a text may keep one the rest of the release left, 2024-07-30's
         # example of 118.12 quotes "If a creature would enter the battlefield ..." still, and "it enters" already)
         return Nature.RENAMED
     return Nature.SUBSTANTIVE
 
 
-def _renamed(old: str, b: str, qb: str, nmap: dict[str, str | list[str]], renames: Sequence[Rename]) -> bool:
-    """``old`` read in the words of ``renames`` is ``b`` (its comparison form; ``qb`` that in one quote style), but
-    for typography, references that follow ``nmap`` and verbs agreeing with a subject renamed."""
-    r = normalize(substitute(old, renames))
+def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[str]], renames: Sequence[Rename]) -> bool:
+    """``old`` read in the words of ``renames`` (``read``) is ``b`` (its comparison form; ``qb`` that in one quote
+    style), but for typography, references that follow ``nmap`` and verbs agreeing with a subject renamed."""
+    r = normalize(read)
     if r == b or _references_follow(r, b, nmap) or one_quote_style(r) == qb:
         return True
     if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
@@ -64,6 +66,8 @@ def _verbs_agree(a: str, b: str) -> bool:
     """``b`` is ``a`` but for verbs agreeing with a plural subject: the verbs of a list after a subject renamed
     ("when they cast a spell, activates an ability, or takes a special action" -> "activate", "take": 2018-04-27's
     116.3c), which a rename's spellings, a verb after the subject each, do not reach."""
+    if a.count(" ") != b.count(" "):
+        return False  # (as many words, told at C speed first)
     ta, tb = a.split(), b.split()
     if len(ta) != len(tb) or ta == tb:
         return False

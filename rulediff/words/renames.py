@@ -35,6 +35,18 @@ _AGREES = frozenset(
 )
 
 
+def agreeing_forms(old: str) -> tuple[str, ...]:
+    """The words that are ``old`` (casefolded) agreeing with a plural subject: each ``new`` with :func:`agrees`
+    (``old``, ``new``)."""
+    out = [old[:-1]] if old.endswith("s") else []
+    if old.endswith("es"):
+        out.append(old[:-2])
+    if old.endswith("ies"):
+        out.append(old[:-3] + "y")
+    out.extend(n for o, n in _AGREES if o == old)
+    return tuple(n for n in out if agrees(old, n))
+
+
 def agrees(old: str, new: str) -> bool:
     """``new`` is ``old`` agreeing with a plural subject: "has" -> "have", "controls" -> "control"."""
     o, n = old.casefold().replace("\u2019", "'"), new.casefold().replace("\u2019", "'")
@@ -121,6 +133,9 @@ def applied(renames: Sequence[Rename], new: str) -> tuple[Rename, ...]:
     out: list[Rename] = []
     for r in renames:
         read = quoted(new) if r.quoted else new
+        if not uses(read, old_spellings(r.spellings)):
+            out.append(r)  # (one look for them all: most texts use none of them any more)
+            continue
         kept = tuple((a, b) for a, b in r.spellings if not uses(read, (a,)) or uses(b, (a,)))
         if kept:
             out.append(r if kept == r.spellings else replace(r, spellings=kept))
