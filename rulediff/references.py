@@ -220,18 +220,32 @@ def _maps_to(a: RuleNumber, b: RuleNumber, number_map: dict[str, str | list[str]
 
 
 def _gathered_in(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:
-    """``a`` and every rule under it went under ``b``, which now holds them all: 2019-07-12's 200.3 "See rule
-    110.5" -> "See rule 111", where 110.5 (Tokens) became 111.1 and its subrules 111.2-111.8."""
+    """``a`` and every rule under it went under ``b``, which holds nothing else (but what an ancestor of ``a`` became,
+    as the heading a section split off): 2019-07-12's 200.3 "See rule 110.5" -> "See rule 111", where 110.5
+    (Tokens) became 111.1 and its subrules 111.2-111.8, and 111 came out of 110. (A reference to a rule with
+    subrules rewritten to name its parent names more than it did: "See rule 807.5" -> "See rule 807".)"""
     to = number_map.get(a)
     if to is None or not all(_under(x, b) for x in (to if isinstance(to, list) else [to])):
         return False  # (most references that do not follow the map stop here: the scan below is of every number)
-    under = [v for k, v in number_map.items() if _under(k, a)]
-    return bool(under) and all(_under(x, b) for v in under for x in (v if isinstance(v, list) else [v]))
+    under = False
+    for k, v in number_map.items():
+        mine = k == a or _under(k, a)
+        there = [x == b or _under(x, b) for x in (v if isinstance(v, list) else [v])]
+        if mine and not all(there):
+            return False  # (a rule under it went elsewhere)
+        if any(there) and not mine and not _under(a, k):
+            return False  # (b holds another rule besides, or another rule became b: b is not where a went)
+        under |= k != a and mine
+    return under
 
 
 def _under(x: str, top: str) -> bool:
     """Rule number ``x`` is a descendant of ``top`` ("111.2" of "111", "702.15b" of "702.15")."""
-    return len(x) > len(top) and x.startswith(top) and (x[len(top)] == "." or (x[len(top)].isalpha() and "." in top))
+    if len(x) <= len(top) or not x.startswith(top):
+        return False
+    # (a letter after a rule's number is its subrule: "702.15b" of "702.15"; after a subrule's letter it is another
+    # subrule, "704.5aa" beside "704.5a")
+    return x[len(top)] == "." or (x[len(top)].isalpha() and "." in top and top[-1].isdigit())
 
 
 def _is_range(ref: Reference) -> bool:

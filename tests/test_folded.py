@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulediff.matcher.classify import align
-from rulediff.matcher.folded import folds
+from rulediff.matcher.folded import _moved, folds
 from rulediff.matcher.records import Kind
 from rulediff.matcher.sides import prepared
 from rulediff.model import Document
@@ -336,3 +336,21 @@ def test_a_heading_is_linked_only_to_where_its_rules_went_from_there_alone(tmp_p
     old, new = _releases(tmp_path, olds, news)
     assert (Kind.REMOVED, ["102"], [], False) in _groups(old, new)
     assert (Kind.REMOVED, ["103"], [], False) in _groups(new, old)
+
+
+def test_a_heading_is_moved_only_to_a_heading_left_unpaired(tmp_path: Path) -> None:
+    # 102's rules all went under the new 101, and 101's all came from under 102: a move when the new 101 is left
+    # unpaired too, none when it continues the old 101 (then it is a fold, made by folds()).
+    olds = [("101", "Double Cards"), ("101.1", GONE[0]), ("102", "Meld Cards"), ("102.1", W[0]), ("102.2", W[1])]
+    news = [("101", "Double Cards"), ("101.1", W[0]), ("101.2", W[1])]
+    old, new = _releases(tmp_path, olds, news)
+    a, b = prepared(old), prepared(new)
+    at_a = {str(r.number): k for k, r in enumerate(old.rules)}
+    at_b = {str(r.number): k for k, r in enumerate(new.rules)}
+    to_b = {at_a["102.1"]: [at_b["101.1"]], at_a["102.2"]: [at_b["101.2"]]}
+    to_a = {y[0]: [x] for x, y in to_b.items()}
+    dest = (lambda i: to_b.get(i, []), lambda j: to_a.get(j, []))
+    free_a = [at_a["101"], at_a["101.1"], at_a["102"]]
+    moved = _moved(a, b, dest, (free_a, [at_b["101"]]))
+    assert [(p.old, p.new, p.uncertain) for p in moved] == [(at_a["102"], at_b["101"], True)]
+    assert _moved(a, b, dest, (free_a, [])) == []

@@ -163,6 +163,13 @@ def test_a_reference_to_where_a_rule_and_all_under_it_went_follows_the_map() -> 
     # ... not where one of its subrules went elsewhere, nor for a rule with nothing under it.
     assert nature_of("See rule 110.5.", "See rule 111.", number_map={**nmap, "110.5b": "112.1"}) == (Nature.SUBSTANTIVE)
     assert nature_of("See rule 110.4.", "See rule 111.", number_map={"110.4": "111.1"}) == Nature.SUBSTANTIVE
+    # ... nor a parent that holds other rules too: 2010-02-01 -> 2009-10-01's 104.3i, "See rule 807.5" -> "See rule
+    # 807", names more than it did (the map holds every rule with a counterpart, unchanged ones too).
+    parent: dict[str, str | list[str]] = {"807": "807", "807.1": "807.1", "807.5": "807.5", "807.5a": "807.5a"}
+    assert nature_of("See rule 807.5.", "See rule 807.", number_map=parent) == Nature.SUBSTANTIVE
+    # ... but the heading a section split off, what that section's rule went to with its subrules, is.
+    split: dict[str, str | list[str]] = {**nmap, "110": ["110", "111"], "110.4": "110.4"}
+    assert nature_of("See rule 110.5.", "See rule 111.", number_map=split) == Nature.REFERENCES_ONLY
 
 
 def test_substantive_edits_always_show_something() -> None:

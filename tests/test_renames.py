@@ -255,6 +255,25 @@ def test_the_verbs_of_a_list_after_a_renamed_subject_agree_with_it() -> None:
     assert nature_of("A widget activates and takes.", "A widget activate and take.", renames=(widget,)) == (
         Nature.SUBSTANTIVE
     )
+    # ... nor a word that lost its plural, nor a verb in another clause or not after the subject.
+    they = (cast,)
+    base = "If he or she casts a spell, "
+    for then, now in (
+        ("players draw.", "player draw."),  # (no list of the subject's verbs: no "or" or "and")
+        ("they draw cards.", "they draw card."),  # (a noun after the verb)
+        ("they activates abilities.", "they activate ability."),  # (a noun after the verb)
+        ("the creature is tapped.", "the creature are tapped."),  # (not after the subject)
+    ):
+        assert nature_of(base + then, base.replace("he or she casts", "they cast") + now, renames=they) == (
+            Nature.SUBSTANTIVE
+        ), now
+    after = "If he or she casts a spell, it ends. Then tap, untaps, or sacrifices."
+    assert nature_of(after, "If they cast a spell, it ends. Then tap, untap, or sacrifice.", renames=they) == (
+        Nature.SUBSTANTIVE
+    )  # (a list after the sentence the subject ends)
+    # An adverb between the subject and its verb: 2018-04-27's example of 702.14d, "they also controls".
+    also = "If he or she has a creature and also controls a Forest, ..."
+    assert nature_of(also, "If they have a creature and also control a Forest, ...", renames=they) == (Nature.RENAMED)
 
 
 def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules_use_it() -> None:
@@ -267,6 +286,13 @@ def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules
     al = align(old, new)
     assert [r.spellings for r in al.renames] == [(("him or her", "them"), ("himself or herself", "themselves"))]
     assert all(ch.nature == Nature.RENAMED for ch in al.changes if ch.nature is not None)
+    # Most of the edited rules that used it reworded it otherwise: no spelling of the rename.
+    reworded = [*old_rules[:6], *(r.replace("himself or herself", "that player") for r in old_rules[6:])]
+    reworded += ["A player may give a card to himself or herself.", "A player may pay himself or herself."]
+    news = [*new_rules[:6], *(r.replace("himself or herself", "that player") for r in old_rules[6:])]
+    news += ["A player may give a card to themselves.", "A player may pay that player."]
+    old2, new2 = _pair([*reworded[:6], *reworded[6:8]] + reworded[8:], news)
+    assert [r.spellings for r in align(old2, new2).renames] == [(("him or her", "them"),)]
     # Still used in the new release (one rule kept it): no spelling of the rename.
     old, new = _pair([*old_rules, "Keep himself or herself."], [*new_rules, "Keep himself or herself."])
     assert [r.spellings for r in align(old, new).renames] == [(("him or her", "them"),)]
@@ -287,6 +313,16 @@ def test_a_text_that_keeps_one_spelling_is_read_in_those_it_took() -> None:
     assert nature_of(old, new, renames=(_ENTERS,)) == Nature.RENAMED
     # ... but a text that kept a spelling and changed other words is an edit.
     assert nature_of(old, new.replace("tapped", "untapped"), renames=(_ENTERS,)) == Nature.SUBSTANTIVE
+    # A rename of quoted text is read in the quotations the new text took it in: outside them its old spelling stays.
+    kept = "It enters the battlefield. A spell says \u201cIf it would enter the battlefield, it enters the battlefield"
+    kept += " tapped.\u201d"
+    took = "It enters the battlefield. A spell says \u201cIf it would enter the battlefield, it enters tapped.\u201d"
+    assert nature_of(kept, took, renames=(_ENTERS,)) == Nature.RENAMED
+    # A spelling whose new form holds the old one is never taken for one the text kept ("cost" in "total cost").
+    total = Rename("cost", "total cost", (("cost", "total cost"),))
+    assert nature_of(f"Pay the cost. {kept}", f"Pay the total cost. {took}", renames=(_ENTERS, total)) == (
+        Nature.RENAMED
+    )
     # The rules' own words, outside quotations, are not read for a rename of quoted text.
     outside = "It would enter the battlefield. A spell says \u201cIt enters the battlefield tapped.\u201d"
     assert nature_of(outside, outside.replace("enters the battlefield", "enters"), renames=(_ENTERS,)) == (

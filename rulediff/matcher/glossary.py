@@ -41,6 +41,7 @@ PAIRING_MODULES = (
     "rulediff.references",
     "rulediff.support.constructors",
     "rulediff.text",
+    "rulediff.words.agreement",
     "rulediff.words.nature",
     "rulediff.words.records",
     "rulediff.words.renames",

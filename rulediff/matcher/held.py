@@ -59,12 +59,9 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
         text_a, text_b = a.masked(i), b.masked(j)
         like = likeness(text_a, text_b)
         if min(na, nb) < CONTAINED_WORDS:
-            # (a short text, every word of it there: held only as it stands, nearly character for character)
-            if (
-                shared == min(na, nb)
-                and like.ratio < RESCUE_NEAR
-                and fuzz.partial_ratio(text_a, text_b) >= SHORT_HELD_TEXT * 100
-            ):
+            # (a short text, every word of it there -- the share above asks that of a text of eight words or fewer
+            # -- held only as it stands, nearly character for character)
+            if like.ratio < RESCUE_NEAR and fuzz.partial_ratio(text_a, text_b) >= SHORT_HELD_TEXT * 100:
                 out[(i, j)] = (na < nb, like.ratio)
             continue
         # (Likeness.part but for the share: not near-identical, and held rather than alike -- of texts as long as
@@ -79,7 +76,8 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
 
 
 def _bags(s: Side, nodes: list[int]) -> dict[int, frozenset[str]]:
-    """The content words of the text nodes of ``nodes`` that say enough to be held (CONTAINED_WORDS)."""
+    """The content words of the text nodes of ``nodes`` that say enough to be held (SHORT_WORDS; those short of
+    CONTAINED_WORDS only as they stand: :func:`held_whole`)."""
     return {k: bag for k in texts(s, nodes) if len(bag := content(s.masked(k))) >= SHORT_WORDS}
 
 

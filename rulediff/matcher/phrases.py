@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
-from ..words.renames import agrees
+from ..words.agreement import agrees
 
 # Longest term considered, in words ("Planar Magic", "target creature or player").
 MAX_WORDS = 4

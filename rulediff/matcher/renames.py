@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from ..model import Document
 from ..text import normalize
+from ..words.agreement import agreeing, agrees
 from ..words.records import Rename
 from ..words.renames import (
-    agrees,
     joined_texts,
     new_spellings,
     old_spellings,
@@ -24,6 +24,7 @@ from ..words.renames import (
     uses,
     whole_words,
 )
+from .inflections import extending
 from .likeness import Likeness
 from .passes import match
 from .records import Pair
@@ -35,7 +36,6 @@ from .terms import (
     Release,
     TermPairs,
     edits,
-    extending,
     gather,
     release,
     telling_words,
@@ -144,7 +144,7 @@ class _Found:
         the old form (mostly) left the release (its quotations, for a rename of quoted text) and most of the edited
         rules that used it there took the new one, as of a rename."""
         # (of the terms, not of the verbs agreeing with them: "he or she casts" -> "they cast" brings no "casts")
-        pairs = [(x, y) for r in self.renames for x, y in r.spellings if not _agreeing(x, y)]
+        pairs = [(x, y) for r in self.renames for x, y in r.spellings if not agreeing(x, y)]
         stems_old = {w for x, _ in pairs for w in x.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
         stems_new = {w for _, y in pairs for w in y.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
         where, lost, gained = extending(self.edited, stems_old, stems_new)
@@ -206,12 +206,6 @@ _NO_STEMS = frozenset({"the", "and"})
 
 def _whole(text: str) -> str:
     return text
-
-
-def _agreeing(a: str, b: str) -> bool:
-    """``a`` -> ``b`` ends with a verb agreeing with a subject renamed ("he or she has" -> "they have")."""
-    wa, wb = a.split(), b.split()
-    return len(wa) > 1 and len(wb) > 1 and wa[-1] != wb[-1] and agrees(wa[-1], wb[-1])
 
 
 def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:

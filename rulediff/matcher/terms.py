@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,7 +17,7 @@ from typing import NamedTuple
 from rapidfuzz import fuzz
 
 from ..model import Document, Example, Rule
-from ..words.renames import agreeing_forms, quoted
+from ..words.renames import quoted
 from .phrases import changed, is_term, plain, spell, term_pairs, tokens
 from .records import Pair, positions
 from .sides import PerDocument
@@ -130,6 +129,11 @@ _MARKS = "\u201c\u201d\u2018\u2013\u2014\u2122\u00ae\u221e\u00a0\u2028"
 @lru_cache(maxsize=1 << 14)
 def _words(text: str) -> frozenset[str]:
     return frozenset(_word_list(text))
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The words of ``text`` as the telling words are read (remembered per text)."""
+    return _words(text)
 
 
 def _ends(spellings: tuple[str, ...], text: str) -> list[int]:
@@ -264,53 +268,6 @@ def telling_words(edits: list[Edit]) -> tuple[set[str], set[str]]:
         {w for w, n in lost.items() if n >= (MIN_NAMED if w in titled else MIN_RULES) and kept[w] <= MAX_LEFT * n},
         {w for w, n in gained.items() if n >= MIN_RULES and kept[w] <= MAX_LEFT * n},
     )
-
-
-def extending(edits: list[Edit], stems_old: set[str], stems_new: set[str]) -> tuple[list[Edit], set[str], set[str]]:
-    """The edits whose changed stretch holds a form of a word of ``stems_old`` other than that word (with more
-    letters after it, or agreeing otherwise: "himself" of "him", "enter" of "enters"), however few, with the words
-    they lost that are one of ``stems_old`` or such a form, and those they gained that are so of ``stems_new``
-    ("themselves" of "them"): where the inflected forms of a rename found are, which take its number of rules from
-    it."""
-    read: list[tuple[Edit, frozenset[str], frozenset[str]]] = []
-    for e in edits:
-        ma, mb = middles(e.old, e.new)
-        read.append((e, _words(ma), _words(mb)))
-    said: frozenset[str] = frozenset().union(*(wa for _, wa, _ in read), *(wb for _, _, wb in read))
-    stems_a, others_a = _forms(said, stems_old)
-    stems_b, others_b = _forms(said, stems_new)
-    out: list[Edit] = []
-    lost: set[str] = set()
-    gained: set[str] = set()
-    related_a, related_b = stems_a | others_a, stems_b | others_b
-    for e, wa, wb in read:
-        if wa.isdisjoint(others_a):
-            continue
-        out.append(e)
-        lost.update((wa - wb) & related_a)
-        gained.update((wb - wa) & related_b)
-    return out, lost, gained
-
-
-def _forms(words: frozenset[str], stems: set[str]) -> tuple[set[str], set[str]]:
-    """Of ``words``, those that are one of ``stems`` (casefolded), and those that are another form of one: with more
-    letters after it, or agreeing otherwise ("enter" of "enters"). Looked up by the stems: the words starting with
-    each, in order, and the few each agrees with."""
-    folded: dict[str, list[str]] = {}
-    for w in words:
-        folded.setdefault(w.casefold(), []).append(w)
-    order = sorted(folded)
-    same: set[str] = set()
-    other: set[str] = set()
-    for st in stems:
-        same.update(folded.get(st, ()))
-        k = bisect_left(order, st)
-        while k < len(order) and order[k].startswith(st):
-            if order[k] != st:
-                other.update(folded[order[k]])
-            k += 1
-        other.update(w for f in agreeing_forms(st) for w in folded.get(f, ()))
-    return same, other - same
 
 
 @dataclass(slots=True)

@@ -66,6 +66,7 @@ EDIT_MODULES = (
     "rulediff.numbering",
     "rulediff.references",
     "rulediff.text",
+    "rulediff.words.agreement",
     "rulediff.words.diff",
     "rulediff.words.edits",
     "rulediff.words.nature",

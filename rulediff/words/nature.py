@@ -8,8 +8,9 @@ from functools import lru_cache
 
 from ..references import references_follow
 from ..text import mask_references, normalize
+from .agreement import subjects, verbs_agree
 from .records import Nature, Rename
-from .renames import agrees, applied, old_spellings, substitute, uses
+from .renames import applied, old_spellings, substitute, uses
 
 
 def nature_of(
@@ -59,38 +60,17 @@ def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[st
         return True
     if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
         return True
-    return _verbs_agree(r, b) and _subject_renamed(old, renames)
+    return bool(subject := _subject_renamed(old, renames)) and verbs_agree(r, b, subject)
 
 
-def _verbs_agree(a: str, b: str) -> bool:
-    """``b`` is ``a`` but for verbs agreeing with a plural subject: the verbs of a list after a subject renamed
-    ("when they cast a spell, activates an ability, or takes a special action" -> "activate", "take": 2018-04-27's
-    116.3c), which a rename's spellings, a verb after the subject each, do not reach."""
-    if a.count(" ") != b.count(" "):
-        return False  # (as many words, told at C speed first)
-    ta, tb = a.split(), b.split()
-    if len(ta) != len(tb) or ta == tb:
-        return False
-    for x, y in zip(ta, tb, strict=True):
-        if x != y:
-            cx, cy = x.rstrip(_PUNCT), y.rstrip(_PUNCT)
-            if x[len(cx) :] != y[len(cy) :] or not agrees(cx, cy):
-                return False
-    return True
-
-
-_PUNCT = ".,;:!?)\"'"
-
-
-def _subject_renamed(old: str, renames: Sequence[Rename]) -> bool:
-    """``old`` uses a rename that makes a subject plural: one of its spellings is a verb's agreeing with it ("he or
-    she has" -> "they have")."""
-    return any(any(_agreeing(a, b) for a, b in r.spellings) and uses(old, old_spellings(r.spellings)) for r in renames)
-
-
-def _agreeing(a: str, b: str) -> bool:
-    wa, wb = a.split(), b.split()
-    return len(wa) > 1 and len(wb) > 1 and wa[-1] != wb[-1] and agrees(wa[-1], wb[-1])
+def _subject_renamed(old: str, renames: Sequence[Rename]) -> frozenset[str]:
+    """The plural subjects (casefolded) of the renames ``old`` uses that make one ("they" of "he or she has" ->
+    "they have")."""
+    out: frozenset[str] = frozenset()
+    for r in renames:
+        if (said := subjects(r.spellings)) and uses(old, old_spellings(r.spellings)):
+            out |= said
+    return out
 
 
 def _references_follow(a: str, b: str, number_map: dict[str, str | list[str]]) -> bool:

@@ -20,41 +20,6 @@ if TYPE_CHECKING:
     from ..model import Document, Rule
 
 
-# A verb after a renamed subject that only agrees with it: "he or she has" -> "they have", "controls" -> "control".
-_AGREES = frozenset(
-    {
-        ("has", "have"),
-        ("is", "are"),
-        ("was", "were"),
-        ("does", "do"),
-        ("hasn't", "haven't"),
-        ("isn't", "aren't"),
-        ("wasn't", "weren't"),
-        ("doesn't", "don't"),
-    }
-)
-
-
-def agreeing_forms(old: str) -> tuple[str, ...]:
-    """The words that are ``old`` (casefolded) agreeing with a plural subject: each ``new`` with :func:`agrees`
-    (``old``, ``new``)."""
-    out = [old[:-1]] if old.endswith("s") else []
-    if old.endswith("es"):
-        out.append(old[:-2])
-    if old.endswith("ies"):
-        out.append(old[:-3] + "y")
-    out.extend(n for o, n in _AGREES if o == old)
-    return tuple(n for n in out if agrees(old, n))
-
-
-def agrees(old: str, new: str) -> bool:
-    """``new`` is ``old`` agreeing with a plural subject: "has" -> "have", "controls" -> "control"."""
-    o, n = old.casefold().replace("\u2019", "'"), new.casefold().replace("\u2019", "'")
-    if (o, n) in _AGREES:
-        return True
-    return len(n) > 2 and (o == n + "s" or o == n + "es" or (o.endswith("ies") and o[:-3] + "y" == n))
-
-
 @lru_cache(maxsize=256)
 def whole_words(spellings: tuple[str, ...]) -> re.Pattern[str]:
     # Whole words, with the endings a rename keeps: "general" never matches "generally". Each spelling
@@ -67,7 +32,7 @@ def whole_words(spellings: tuple[str, ...]) -> re.Pattern[str]:
 def _starting_literally(spelling: str) -> str:
     # (An apostrophe matches either: the detection reads texts with straight ones, and the releases since 2015
     # print curly ones, "he or she doesn\u2019t" -> "they don\u2019t".)
-    first, *rest = (re.escape(w).replace("'", "['\u2019]") for w in spelling.split())
+    first, *rest = (re.escape(_straight(w)).replace("'", "['\u2019]") for w in spelling.split())
     return first + rf"(?<![\w'\u2019]{first})" + "".join(r"\s+" + w for w in rest)
 
 
@@ -113,7 +78,13 @@ def spelling_words(spellings: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 def _unquoted(word: str) -> str:
+    word = _straight(word)
     return max(word.split("'"), key=len) if "'" in word else word
+
+
+def _straight(text: str) -> str:
+    """``text`` with its curly apostrophes straight (how a spelling is looked for, and looked up once found)."""
+    return text.replace("\u2019", "'")
 
 
 def substitute(text: str, renames: Sequence[Rename]) -> str:
@@ -145,7 +116,13 @@ def applied(renames: Sequence[Rename], new: str) -> tuple[Rename, ...]:
 def renamed_text(text: str, r: Rename) -> str:
     """``text``, which uses an old spelling of ``r`` (:func:`uses` said so, or :func:`text_users` found it), read
     in the new words: :func:`substitute` of one rename without asking again."""
-    return _renamed_in(text, whole_words(old_spellings(r.spellings)), dict(r.spellings), r.quoted)
+    return _renamed_in(text, whole_words(old_spellings(r.spellings)), _targets(r.spellings), r.quoted)
+
+
+@lru_cache(maxsize=256)
+def _targets(spellings: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Each old spelling, its apostrophes straight (as :func:`_replacement` looks it up), -> its new spelling."""
+    return {" ".join(_straight(a).split()): b for a, b in spellings}
 
 
 def _renamed_in(text: str, pattern: re.Pattern[str], to: dict[str, str], in_quotes: bool) -> str:
@@ -200,7 +177,9 @@ def _starts_with_article(pattern: re.Pattern[str]) -> bool:
 
 # A quotation, straight or curly (the rules quote card text: "When this creature enters, ..."), on one line. A curly
 # one ends at the next curly mark of either kind: 2024-06-07's 614.1c closes its third quotation with an opening
-# mark ("\u201c[This permanent] enters the battlefield as . . . \u201c are replacement effects").
+# mark ("\u201c[This permanent] enters the battlefield as . . . \u201c are replacement effects"). (One never closed
+# then takes the next quotation's opening mark as its end, and that quotation's words are read as the rules' own:
+# 1999-11-01's 403.1, whose quoted "cost: effect." was read so before too.)
 QUOTED = re.compile('\u201c[^\u201c\u201d\n]*[\u201c\u201d]|"[^"\n]*"')
 
 
@@ -236,7 +215,7 @@ def _replace(m: re.Match[str], to: dict[str, str]) -> str:
 
 
 def _replacement(art: str, gap: str, word: str, to: dict[str, str]) -> str:
-    new = to[" ".join(word.replace("\u2019", "'").split())]
+    new = to[" ".join(_straight(word).split())]
     if not art:
         return new
     an = new[:1].lower() in "aeiou"
