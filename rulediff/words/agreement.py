@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # A verb after a renamed subject that only agrees with it: "he or she has" -> "they have", "controls" -> "control".
 _AGREES = frozenset(
     {
@@ -44,6 +46,7 @@ def agreeing(a: str, b: str) -> bool:
     return len(wa) > 1 and len(wb) > 1 and wa[-1] != wb[-1] and agrees(wa[-1], wb[-1])
 
 
+@lru_cache(maxsize=256)
 def subjects(spellings: tuple[tuple[str, str], ...]) -> frozenset[str]:
     """The new subjects of the agreeing spellings of a rename, casefolded ("they" of "he or she has" -> "they
     have")."""

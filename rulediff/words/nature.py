@@ -60,6 +60,8 @@ def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[st
         return True
     if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
         return True
+    if r.count(" ") != b.count(" "):
+        return False  # (verbs agreeing change no word count: told at C speed before the subjects are asked)
     return bool(subject := _subject_renamed(old, renames)) and verbs_agree(r, b, subject)
 
 
