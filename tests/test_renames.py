@@ -233,6 +233,17 @@ _THEY = Rename(
 )
 
 
+def test_the_forms_a_rename_names_are_its_inflections_only() -> None:
+    # Not the term itself in another case, nor a verb agreeing after it, nor the term's other inflection of it.
+    assert _THEY.forms == ()
+    enters = Rename(
+        "enters the battlefield", "enters", (("enter the battlefield", "enter"), ("enters the battlefield", "enters"))
+    )
+    assert enters.forms == (("enter the battlefield", "enter"),)
+    cased = Rename("tribal", "kindred", (("Tribal", "Kindred"), ("tribal", "kindred")))
+    assert cased.forms == ()
+
+
 def test_a_spelling_with_an_apostrophe_matches_a_curly_one() -> None:
     # The detection reads straight apostrophes; the releases since 2015 print curly ones (2018-04-27's 112.4).
     old, new = "even if he or she doesn\u2019t have priority", "even if they don\u2019t have priority"
@@ -286,6 +297,11 @@ def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules
     al = align(old, new)
     assert [r.spellings for r in al.renames] == [(("him or her", "them"), ("himself or herself", "themselves"))]
     assert all(ch.nature == Nature.RENAMED for ch in al.changes if ch.nature is not None)
+    # The notes name the form, so a reader sees why those two rules are "only renamed".
+    assert al.renames[0].forms == (("himself or herself", "themselves"),)
+    # ("him or her at" -> "them at" here: every use of it is followed by "at")
+    assert "→ them at (also himself or herself → themselves), 8 rules" in to_markdown(al)
+    assert "<ins>them at</ins> (also <del>himself or herself</del> → <ins>themselves</ins>), 8 rules" in to_html(al)
     # Most of the edited rules that used it reworded it otherwise: no spelling of the rename.
     reworded = [*old_rules[:6], *(r.replace("himself or herself", "that player") for r in old_rules[6:])]
     reworded += ["A player may give a card to himself or herself.", "A player may pay himself or herself."]

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..model import Document
 from ..text import normalize
-from ..words.agreement import agreeing, agrees
+from ..words.agreement import STEM, agreeing, inflects
 from ..words.records import Rename
 from ..words.renames import (
     joined_texts,
@@ -145,8 +145,8 @@ class _Found:
         rules that used it there took the new one, as of a rename."""
         # (of the terms, not of the verbs agreeing with them: "he or she casts" -> "they cast" brings no "casts")
         pairs = [(x, y) for r in self.renames for x, y in r.spellings if not agreeing(x, y)]
-        stems_old = {w for x, _ in pairs for w in x.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
-        stems_new = {w for _, y in pairs for w in y.casefold().split() if len(w) >= _STEM and w not in _NO_STEMS}
+        stems_old = {w for x, _ in pairs for w in x.casefold().split() if len(w) >= STEM and w not in _NO_STEMS}
+        stems_new = {w for _, y in pairs for w in y.casefold().split() if len(w) >= STEM and w not in _NO_STEMS}
         where, lost, gained = extending(self.edited, stems_old, stems_new)
         if not lost:
             return
@@ -198,9 +198,8 @@ class _Found:
 
 Spellings = tuple[tuple[str, str], ...]
 
-# The shortest word of a rename whose longer forms are its inflections ("him" of "himself"; not "or").
-_STEM = 3
-# ... of which these are none: "then", "there" and "these" are no forms of "the" ("enters the battlefield").
+# The words of a rename that have no inflected forms (beside those shorter than agreement.STEM): "then", "there"
+# and "these" are no forms of "the" ("enters the battlefield").
 _NO_STEMS = frozenset({"the", "and"})
 
 
@@ -210,16 +209,7 @@ def _whole(text: str) -> str:
 
 def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:
     """``a`` -> ``b`` is a spelling of ``spellings`` inflected (:func:`_inflects`), old and new alike."""
-    return any(_inflects(a, x) and _inflects(b, y) for x, y in spellings)
-
-
-def _inflects(form: str, term: str) -> bool:
-    """Each word of ``form`` is the word of ``term`` in its place, or that word with letters after it, and one is
-    (casefolded)."""
-    fw, tw = form.casefold().split(), term.casefold().split()
-    if len(fw) != len(tw) or fw == tw:
-        return False
-    return all(f == t or (len(t) >= _STEM and f.startswith(t)) or agrees(t, f) for f, t in zip(fw, tw, strict=True))
+    return any(inflects(a, x) and inflects(b, y) for x, y in spellings)
 
 
 def _own_sense(key: tuple[str, str], found_as: TermPairs) -> bool:

@@ -39,6 +39,20 @@ def agrees(old: str, new: str) -> bool:
     return len(n) > 2 and (o == n + "s" or o == n + "es" or (o.endswith("ies") and o[:-3] + "y" == n))
 
 
+# The shortest word of a rename whose longer forms are its inflections ("him" of "himself"; not "or").
+STEM = 3
+
+
+def inflects(form: str, term: str) -> bool:
+    """Each word of ``form`` is the word of ``term`` in its place, that word with letters after it, or that verb
+    agreeing otherwise, and one is not the word itself (casefolded): "himself or herself" of "him or her", "enter
+    the battlefield" of "enters the battlefield"."""
+    fw, tw = form.casefold().split(), term.casefold().split()
+    if len(fw) != len(tw) or fw == tw:
+        return False
+    return all(f == t or (len(t) >= STEM and f.startswith(t)) or agrees(t, f) for f, t in zip(fw, tw, strict=True))
+
+
 def agreeing(a: str, b: str) -> bool:
     """The spelling ``a`` -> ``b`` ends with a verb agreeing with a subject renamed ("he or she has" -> "they
     have")."""
