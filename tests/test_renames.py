@@ -23,6 +23,7 @@ from rulediff.render.diff_json import to_dict
 from rulediff.render.html import to_html
 from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes
+from rulediff.words.agreement import forms
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import nature_of
 from rulediff.words.records import Nature, Rename
@@ -235,13 +236,13 @@ _THEY = Rename(
 
 def test_the_forms_a_rename_names_are_its_inflections_only() -> None:
     # Not the term itself in another case, nor a verb agreeing after it, nor the term's other inflection of it.
-    assert _THEY.forms == ()
+    assert forms(_THEY.spellings, _THEY.old) == ()
     enters = Rename(
         "enters the battlefield", "enters", (("enter the battlefield", "enter"), ("enters the battlefield", "enters"))
     )
-    assert enters.forms == (("enter the battlefield", "enter"),)
+    assert forms(enters.spellings, enters.old) == (("enter the battlefield", "enter"),)
     cased = Rename("tribal", "kindred", (("Tribal", "Kindred"), ("tribal", "kindred")))
-    assert cased.forms == ()
+    assert forms(cased.spellings, cased.old) == ()
 
 
 def test_a_spelling_with_an_apostrophe_matches_a_curly_one() -> None:
@@ -298,7 +299,7 @@ def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules
     assert [r.spellings for r in al.renames] == [(("him or her", "them"), ("himself or herself", "themselves"))]
     assert all(ch.nature == Nature.RENAMED for ch in al.changes if ch.nature is not None)
     # The notes name the form, so a reader sees why those two rules are "only renamed".
-    assert al.renames[0].forms == (("himself or herself", "themselves"),)
+    assert forms(al.renames[0].spellings, al.renames[0].old) == (("himself or herself", "themselves"),)
     # ("him or her at" -> "them at" here: every use of it is followed by "at")
     assert "→ them at (also himself or herself → themselves), 8 rules" in to_markdown(al)
     assert "<ins>them at</ins> (also <del>himself or herself</del> → <ins>themselves</ins>), 8 rules" in to_html(al)

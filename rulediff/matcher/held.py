@@ -18,7 +18,7 @@ from itertools import chain
 
 from rapidfuzz import fuzz
 
-from .leftovers import texts
+from .leftovers import SHORT_HELD_WORDS, texts
 from .meaning import content, likeness
 from .records import Grouping, Pair
 from .sides import Side
@@ -36,11 +36,10 @@ _HELD_ABOVE, _HELD_BELOW = HELD.numerator, HELD.denominator
 # word of 112.1b ("An ability can be an activated or triggered ability on the stack ...") but not its sentence,
 # 0.48; its exceptions, now 400.7a-f, are there at 0.75 to 0.97.
 HELD_TEXT = 0.7
-# A text of fewer content words than CONTAINED_WORDS (SHORT_WORDS at least) is held in another only with every one
-# of its words there and its characters nearly as they stand: 2009-05-01's 205.4b, five content words, opens the new
-# 204.4c word for word (0.996), which goes on about the older cards that did not say "basic".
+# A text of fewer content words than CONTAINED_WORDS (leftovers.SHORT_HELD_WORDS at least) is held in another only
+# with every one of its words there and its characters nearly as they stand: 2009-05-01's 205.4b, five content
+# words, opens the new 204.4c word for word (0.996), which goes on about the older cards that did not say "basic".
 SHORT_HELD_TEXT = 0.95
-SHORT_WORDS = 3
 
 
 def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[tuple[int, int], tuple[bool, float]]:
@@ -76,9 +75,9 @@ def held_whole(a: Side, b: Side, free_a: list[int], free_b: list[int]) -> dict[t
 
 
 def _bags(s: Side, nodes: list[int]) -> dict[int, frozenset[str]]:
-    """The content words of the text nodes of ``nodes`` that say enough to be held (SHORT_WORDS; those short of
+    """The content words of the text nodes of ``nodes`` that say enough to be held (SHORT_HELD_WORDS; those short of
     CONTAINED_WORDS only as they stand: :func:`held_whole`)."""
-    return {k: bag for k in texts(s, nodes) if len(bag := content(s.masked(k))) >= SHORT_WORDS}
+    return {k: bag for k in texts(s, nodes) if len(bag := content(s.masked(k))) >= SHORT_HELD_WORDS}
 
 
 def _candidates(held: dict[int, frozenset[str]], holders: dict[int, frozenset[str]]) -> set[tuple[int, int]]:

@@ -208,7 +208,7 @@ def _whole(text: str) -> str:
 
 
 def _inflection_of(a: str, b: str, spellings: Spellings) -> bool:
-    """``a`` -> ``b`` is a spelling of ``spellings`` inflected (:func:`_inflects`), old and new alike."""
+    """``a`` -> ``b`` is a spelling of ``spellings`` inflected (agreement.inflects), old and new alike."""
     return any(inflects(a, x) and inflects(b, y) for x, y in spellings)
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..support.code_digest import package_digest
 from ..support.shipped import shipped
+from ..words.agreement import forms
 
 if TYPE_CHECKING:
     import jinja2
@@ -48,6 +49,7 @@ def environment(markdown: bool = False) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_escape
+    env.filters["forms"] = lambda r: forms(r.spellings, r.old)  # (a rename's inflected forms, named beside it)
     env.globals["asset"] = asset
     return env
 

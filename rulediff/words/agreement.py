@@ -123,3 +123,16 @@ _PUNCT = ".,;:!?)\"'"
 _CLAUSE_ENDS = frozenset(".;:!?")
 _AND_OR = frozenset({"and", "or"})
 _ADVERBS = frozenset({"also", "then", "still", "already", "now", "each", "both", "all", "only", "never", "always"})
+
+
+def forms(spellings: tuple[tuple[str, str], ...], term: str) -> tuple[tuple[str, str], ...]:
+    """The spellings of a rename of ``term`` that are inflected forms of another of its spellings, for the notes to
+    name ("himself or herself" -> "themselves" of "him or her" -> "them"): not the term itself, in any case, nor a
+    verb agreeing after the term."""
+    return tuple(
+        (a, b)
+        for a, b in spellings
+        if a.casefold() != term.casefold()
+        and not agreeing(a, b)
+        and any(inflects(a, x) and inflects(b, y) for x, y in spellings if (x, y) != (a, b))
+    )

@@ -32,18 +32,3 @@ class Rename:
 
     def as_dict(self) -> dict[str, object]:
         return {"old": self.old, "new": self.new, "rules": self.rules, "quoted": self.quoted}
-
-    @property
-    def forms(self) -> tuple[tuple[str, str], ...]:
-        """The spellings that are inflected forms of another of its spellings, for the notes to name ("himself or
-        herself" -> "themselves" of "him or her" -> "them"): not the term itself, in any case, nor a verb agreeing
-        after the term."""
-        from .agreement import agreeing, inflects  # (records are imported by everything: the rules on first use)
-
-        return tuple(
-            (a, b)
-            for a, b in self.spellings
-            if a.casefold() != self.old.casefold()
-            and not agreeing(a, b)
-            and any(inflects(a, x) and inflects(b, y) for x, y in self.spellings if (x, y) != (a, b))
-        )
