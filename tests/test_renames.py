@@ -11,6 +11,7 @@ from functools import cache
 
 from hypothesis import given
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from rulediff import parse
 from rulediff.matcher.classify import align
@@ -23,6 +24,8 @@ from rulediff.render.diff_json import to_dict
 from rulediff.render.html import to_html
 from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes
+from rulediff.render.notes_json import notes_dict
+from rulediff.site.api import schema_texts
 from rulediff.words.agreement import forms
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import nature_of
@@ -31,6 +34,12 @@ from rulediff.words.renames import renamed, substitute
 
 from .aligned import official_pair
 from .conftest import FIXTURES, ROOT, cr_txt_files, needs_cr_corpus
+
+
+def _valid(doc: dict[str, object], schema: str) -> None:
+    """``doc`` follows the shipped ``schema``.schema.json (the one the API serves)."""
+    Draft202012Validator(json.loads(schema_texts()[f"{schema}.schema.json"])).validate(doc)
+
 
 CASE = FIXTURES / "align" / "renames-edh-commander-2011-02"
 
@@ -73,11 +82,14 @@ def test_edh_rename_reported_once_in_json_html_and_notes() -> None:
     assert [(r.old, r.new) for r in al.renames] == [("EDH", "Commander"), ("general", "commander")]
     d = to_dict(al)
     assert d["schema"] == "rulediff.diff/1.1"
+    edh = [["EDH", "Commander"]]
+    general = [["General", "Commander"], ["general", "commander"]]  # (case kept: a sentence starts with it)
     assert d["renames"] == [
-        {"old": "EDH", "new": "Commander", "rules": 10, "quoted": False},
-        {"old": "general", "new": "commander", "rules": 12, "quoted": False},
+        {"old": "EDH", "new": "Commander", "rules": 10, "quoted": False, "spellings": edh, "forms": []},
+        {"old": "general", "new": "commander", "rules": 12, "quoted": False, "spellings": general, "forms": []},
     ]
-    json.dumps(d)
+    _valid(json.loads(json.dumps(d)), "diff")
+    assert notes_dict(al)["renames"] == d["renames"]
     md = to_markdown(al)
     assert md.count("renamed throughout: EDH → Commander, 10 rules") == 1
     assert md.count("renamed throughout: general → commander, 12 rules") == 1
@@ -303,6 +315,14 @@ def test_an_inflected_form_of_a_rename_is_one_of_its_spellings_however_few_rules
     # ("him or her at" -> "them at" here: every use of it is followed by "at")
     assert "→ them at (also himself or herself → themselves), 8 rules" in to_markdown(al)
     assert "<ins>them at</ins> (also <del>himself or herself</del> → <ins>themselves</ins>), 8 rules" in to_html(al)
+    # ... and the JSON gives every spelling and the forms apart, as the schema says, for a bot to apply them.
+    ((old_term, new_term),) = {(r.old, r.new) for r in al.renames}
+    given = {**al.renames[0].as_dict(), "old": old_term, "new": new_term}
+    given |= {"spellings": [["him or her", "them"], ["himself or herself", "themselves"]]}
+    given |= {"forms": [["himself or herself", "themselves"]]}
+    assert to_dict(al)["renames"] == notes_dict(al)["renames"] == [given]
+    _valid(to_dict(al), "diff")
+    _valid(notes_dict(al), "notes")
     # Most of the edited rules that used it reworded it otherwise: no spelling of the rename.
     reworded = [*old_rules[:6], *(r.replace("himself or herself", "that player") for r in old_rules[6:])]
     reworded += ["A player may give a card to himself or herself.", "A player may pay himself or herself."]

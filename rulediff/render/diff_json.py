@@ -14,10 +14,10 @@ from ..model import Document
 from ..numbering import RuleNumber
 from ..support import fork_helper, jsontext, processes
 from ..words.diff import as_pairs, budget_left, one_output, spend, word_diff
-from .notes import version_info
+from .notes import rename_info, version_info
 
 # 1.1 added "renames" (terms renamed throughout, each once) and the nature "renamed"; later, compatibly, a rename's
-# "quoted" and a change's "closest".
+# "quoted", "spellings" and "forms", and a change's "closest".
 DIFF_SCHEMA = "rulediff.diff/1.1"
 
 
@@ -119,7 +119,7 @@ def _document(al: Alignment, changes: list[Any], glossary: list[dict[str, Any]])
         "changes": changes,
         "number_map": dict(sorted(al.number_map.items(), key=lambda kv: _sort_key(kv[0]))),
         "glossary": glossary,
-        "renames": [r.as_dict() for r in al.renames],
+        "renames": [rename_info(r) for r in al.renames],
         "inferred_numbers": {t: {"number": n, "confidence": round(c, 4)} for t, (n, c) in sorted(al.inferred.items())},
     }
 

@@ -12,7 +12,9 @@ from typing import Any
 from ..matcher.records import Alignment, Change, GlossaryChange, Kind, Shown, glossary_shown, shown_as
 from ..model import Document, Rule
 from ..numbering import RuleNumber
+from ..words.agreement import forms
 from ..words.diff import one_output
+from ..words.records import Rename
 from .passages import LONG, Passage, list_change, marked, marked_by_parts, plain
 from .printed import printings, said
 from .shifts import shifts
@@ -34,6 +36,17 @@ def version_info(doc: Document) -> dict[str, Any]:
         "sha256": v.sha256,
         "coverage": doc.coverage.description,
         "rules": len(doc.rules),
+    }
+
+
+def rename_info(r: Rename) -> dict[str, Any]:
+    """A rename as the JSON outputs give it: its term, the rules it touched, whether only quoted text took it, every
+    exact substitution read as it ("spellings", case kept: its verbs agreeing after it and its inflected forms too,
+    "he or she has" -> "they have"), and those inflected forms, which the notes name beside it ("forms")."""
+    return {
+        **r.as_dict(),
+        "spellings": [[a, b] for a, b in r.spellings],
+        "forms": [[a, b] for a, b in forms(r.spellings, r.old)],
     }
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..matcher.records import Alignment
 from ..support import jsontext
-from .notes import build_notes
+from .notes import build_notes, rename_info
 from .passages import Passage
 from .view import NOTES_SCHEMA, Brief, Entry, GlossaryNote, Notes
 
@@ -88,7 +88,7 @@ def notes_dict(al: Alignment, notes: Notes | None = None) -> dict[str, Any]:
         "renumbering": [{"label": r.label, "rules": [[a, b] for a, b, _ in r.items]} for r in n.renumbering],
         "references_only": [_brief(b) for b in n.references_only],
         "typography_only": [_brief(b) for b in n.typography_only],
-        "renames": [r.as_dict() for r in n.renames],
+        "renames": [rename_info(r) for r in n.renames],
         "renamed_only": [_brief(b) for b in n.renamed_only],
         "not_covered": n.not_covered,
         "inferred_numbers": [{"entry": t, "number": num, "confidence": round(c, 4)} for t, num, c in n.inferred],
