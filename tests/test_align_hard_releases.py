@@ -116,3 +116,19 @@ def test_friends_forever_2023_10_702_124g_is_702_124j() -> None:
     assert links["702.124h"] == ["702.124k"] and links["702.124i"] == ["702.124n"]
     added = {str(new.rules[j].number) for ch in al.changes if ch.kind == Kind.ADDED for j in ch.new}
     assert {"702.124f", "702.124g", "702.124m"} <= added  # new rules, and the Doctor's companion
+
+
+def test_a_rule_rewritten_at_its_own_number_2020_01_702_102c_keeps_its_link() -> None:
+    # "The check for whether a spell can legally be cast happens after ..." -> "When casting a spell bestowed, only its
+    # characteristics as modified by the bestow ability are evaluated ...": the Update Bulletin calls it revised; a
+    # third of the meaning, between neighbours that kept their numbers.
+    old, new, al = _case("rewritten-in-place-702.102c-2020-01")
+    links = _links(old, new, al)
+    assert links["702.102c"] == ["702.102c"]
+    (ch,) = [ch for ch in al.changes if ch.old and str(old.rules[ch.old[0]].number) == "702.102c"]
+    assert ch.kind == Kind.EDITED and ch.uncertain
+    assert ch.reason.endswith("the same rule rewritten at its own number, its neighbours kept theirs")
+    assert not [c for c in al.changes if c.kind in (Kind.REMOVED, Kind.ADDED)]
+    # ... and read the other way round.
+    back = align(new, old)
+    assert _links(new, old, back)["702.102c"] == ["702.102c"]

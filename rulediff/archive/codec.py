@@ -347,6 +347,7 @@ ENGINE_MODULES = (
     "rulediff.matcher.sentences",
     "rulediff.matcher.sides",
     "rulediff.matcher.similar",
+    "rulediff.matcher.slots",
     "rulediff.matcher.splits",
     "rulediff.matcher.terms",
     "rulediff.matcher.thresholds",

@@ -26,6 +26,7 @@ from .refusals import drop_unkept
 from .sides import UNNUMBERED as _UNNUMBERED
 from .sides import prepared
 from .similar import similar, similarity
+from .slots import in_slot
 from .thresholds import STRUCTURAL_CUTOFF
 
 K = TypeVar("K")
@@ -326,7 +327,8 @@ class Matcher:
             self.siblings()
             gate(self)
         drop_unkept(self)
-        self.closer = leftovers.closer
+        # (a rule rewritten in its slot is kept on less than half of its meaning, as a closer counterpart is)
+        self.closer = leftovers.closer | in_slot(self)
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())
