@@ -54,8 +54,9 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     by_text = b.by_text
     same = {t: by_text[t] for t in {a.rules[i].text for i in removed} if t in by_text}
     # ... and the new node at its own number, if its words may have gone there and it shares some of its meaning
-    # (KEPT_MEANING): 2019-05-03's 117.9b, "Alternative costs are always optional.", shares too few words with
-    # anything for the index; "generally optional" now. (A number whose section was renumbered around it names
+    # (KEPT_MEANING): a short rule rewritten there shares too few words with anything for the index (2019-05-03's
+    # 117.9b, "Alternative costs are always optional." -> "generally optional", was such a one, until slots.py
+    # linked a rule whose neighbours kept their numbers). (A number whose section was renumbered around it names
     # another rule: 2009-07-11's 500.4 is not the old 500.4.)
     at_number = {b.labels[j]: j for j in homes}
     placed = _in_place(a, b, changes, removed, homes)
