@@ -66,6 +66,27 @@ def test_a_rule_whose_neighbour_moved_is_not_linked_by_its_number(tmp_path: Path
     assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
 
 
+def test_a_rule_whose_previous_neighbour_moved_is_not_linked_by_its_number(tmp_path: Path) -> None:
+    other = "Ebony fuchsia garnet hazel indigo jasper khaki lemon."
+    old, new = _pair(
+        tmp_path,
+        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER), ("100.4", other)],
+        [("100.1", other), ("100.2", _NEW), ("100.3", _AFTER), ("100.4", _BEFORE)],
+    )
+    assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
+
+
+def test_the_slot_of_another_number_is_not_the_rules(tmp_path: Path) -> None:
+    # Its neighbours went to the nodes around a rule of another number: a rule added between them where the old one
+    # was taken out, not the old one rewritten.
+    old, new = _pair(
+        tmp_path,
+        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER)],
+        [("100.1", _BEFORE), ("100.5", _NEW), ("100.6", _AFTER)],
+    )
+    assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
+
+
 def test_a_rewrite_sharing_less_than_a_quarter_of_the_meaning_is_not_linked(tmp_path: Path) -> None:
     unlike = "Alternative rules about something else entirely: maroon navy olive peach quartz ruby sapphire topaz."
     old, new = _pair(
@@ -104,6 +125,14 @@ def test_the_official_rules_rewritten_in_their_slots() -> None:
     ):
         old, new, al = official_pair(old_label, new_label)
         assert _links(old, new, al)[number] == [number], (old_label, number)
-    # ... but not 2016-04-08's 711.1a, whose words went nowhere (see above).
+    # ... but not 2016-04-08's 711.1a, whose words went nowhere (see above), nor a rule in the slot of its neighbours
+    # whose number or previous neighbour is another's: 2009-07-11's 502.68a (lifelink as a triggered ability) is not
+    # 702.13a, and 2004-10-01's 205.3d not its new 205.3d (both read by hand as partly elsewhere).
     old, new, al = official_pair("2016-01-16", "2016-04-08")
     assert _links(old, new, al)["711.1a"] == []
+    for old_label, new_label, number in (
+        ("2009-05-01", "2009-07-11", "502.68a"),
+        ("2004-06-01", "2004-10-01", "205.3d"),
+    ):
+        old, new, al = official_pair(old_label, new_label)
+        assert not change_of(old, al, number).reason.endswith("its neighbours kept theirs"), (old_label, number)

@@ -4,6 +4,7 @@ the golden 2011-02 case, the detector's bars on small made-up releases, and ever
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -26,6 +27,7 @@ from rulediff.render.markdown import to_markdown
 from rulediff.render.notes import build_notes
 from rulediff.render.notes_json import notes_dict
 from rulediff.site.api import schema_texts
+from rulediff.text import mask_references, normalize
 from rulediff.words.agreement import forms
 from rulediff.words.diff import Op, word_diff
 from rulediff.words.nature import nature_of
@@ -579,3 +581,34 @@ def test_renames_are_detected_again_only_when_the_second_matching_links_somethin
     )
     assert [(r.old, r.new, r.rules) for r in align(*_pair(old_rules, new_rules)).renames] == [("widget", "gadget", 10)]
     assert len(calls) == 1
+
+
+@needs_cr_corpus
+def test_a_bot_applying_the_json_spellings_gets_the_new_text_of_each_rule_only_renamed() -> None:
+    # 2018-01-19 -> 2018-04-27, read as a bot reads the diff JSON: each rename's spellings applied to the old text
+    # of every change only renamed (whole words, case kept, longest first, an apostrophe matching either kind, as the
+    # schema says) give its new text, but for the references that follow the number map and the verbs of a list after a
+    # renamed subject (116.3c, "they cast a spell, activates an ability, or takes ..."), which have no spelling.
+    _, _, al = official_pair("2018-01-19", "2018-04-27")
+    doc = json.loads(json.dumps(to_dict(al)))
+    _valid(doc, "diff")
+    pairs = sorted((p for r in doc["renames"] for p in r["spellings"]), key=lambda p: -len(p[0]))
+    pattern = re.compile("|".join(r"\b" + re.escape(a).replace("'", "['\u2019]") + r"\b" for a, _ in pairs))
+    by_old = dict(pairs)
+
+    def apply(text: str) -> str:
+        def sub(m: re.Match[str]) -> str:
+            new = by_old[m.group(0).replace("\u2019", "'")]
+            return new.replace("'", "\u2019") if "\u2019" in m.group(0) else new
+
+        return pattern.sub(sub, text)
+
+    only = [c for c in doc["changes"] if c["nature"] == "renamed"]
+    missed = [
+        c["old"][0]
+        for c in only
+        if normalize(apply(c["old_text"])) != normalize(c["new_text"])
+        and mask_references(normalize(apply(c["old_text"]))) != mask_references(normalize(c["new_text"]))
+    ]
+    assert len(only) >= 200
+    assert missed == ["116.3c"]

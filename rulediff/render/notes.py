@@ -40,9 +40,11 @@ def version_info(doc: Document) -> dict[str, Any]:
 
 
 def rename_info(r: Rename) -> dict[str, Any]:
-    """A rename as the JSON outputs give it: its term, the rules it touched, whether only quoted text took it, every
-    exact substitution read as it ("spellings", case kept: its verbs agreeing after it and its inflected forms too,
-    "he or she has" -> "they have"), and those inflected forms, which the notes name beside it ("forms")."""
+    """A rename as the JSON outputs give it: its term, the rules it touched, whether only quoted text took it, the
+    phrases substituted as it ("spellings", case kept: its verbs agreeing after it and its inflected forms too, "he or
+    she has" -> "they have"; an apostrophe in one matches a straight or a curly one, and the verbs of a list after a
+    renamed subject that agree with it are renamed without a spelling of their own), and those inflected forms,
+    which the notes name beside it ("forms")."""
     return {
         **r.as_dict(),
         "spellings": [[a, b] for a, b in r.spellings],
