@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulediff import parse
 from rulediff.matcher.classify import align
 from rulediff.matcher.records import Alignment, Kind
@@ -55,45 +57,29 @@ def test_a_short_rule_rewritten_between_neighbours_that_kept_their_numbers_is_li
     assert _links(new, old, align(new, old))["100.2"] == ["100.2"]  # the same read the other way round
 
 
-def test_a_rule_whose_neighbour_moved_is_not_linked_by_its_number(tmp_path: Path) -> None:
-    # The rule after it went elsewhere: its number no longer says where it stands.
-    other = "Ebony fuchsia garnet hazel indigo jasper khaki lemon."
-    old, new = _pair(
-        tmp_path,
-        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER), ("100.4", other)],
-        [("100.1", _BEFORE), ("100.2", _NEW), ("100.3", other), ("100.4", _AFTER)],
-    )
-    assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
+_OTHER = "Ebony fuchsia garnet hazel indigo jasper khaki lemon."
+_UNLIKE = "Alternative rules about something else entirely: maroon navy olive peach quartz ruby sapphire topaz."
+_ROUND = [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER), ("100.4", _OTHER)]
 
 
-def test_a_rule_whose_previous_neighbour_moved_is_not_linked_by_its_number(tmp_path: Path) -> None:
-    other = "Ebony fuchsia garnet hazel indigo jasper khaki lemon."
-    old, new = _pair(
-        tmp_path,
-        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER), ("100.4", other)],
-        [("100.1", other), ("100.2", _NEW), ("100.3", _AFTER), ("100.4", _BEFORE)],
-    )
-    assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
-
-
-def test_the_slot_of_another_number_is_not_the_rules(tmp_path: Path) -> None:
-    # Its neighbours went to the nodes around a rule of another number: a rule added between them where the old one
-    # was taken out, not the old one rewritten.
-    old, new = _pair(
-        tmp_path,
-        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER)],
-        [("100.1", _BEFORE), ("100.5", _NEW), ("100.6", _AFTER)],
-    )
-    assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
-
-
-def test_a_rewrite_sharing_less_than_a_quarter_of_the_meaning_is_not_linked(tmp_path: Path) -> None:
-    unlike = "Alternative rules about something else entirely: maroon navy olive peach quartz ruby sapphire topaz."
-    old, new = _pair(
-        tmp_path,
-        [("100.1", _BEFORE), ("100.2", _OLD), ("100.3", _AFTER)],
-        [("100.1", _BEFORE), ("100.2", unlike), ("100.3", _AFTER)],
-    )
+@pytest.mark.parametrize(
+    ("old_rules", "new_rules"),
+    [
+        # The rule after it went elsewhere: its number no longer says where it stands.
+        (_ROUND, [("100.1", _BEFORE), ("100.2", _NEW), ("100.3", _OTHER), ("100.4", _AFTER)]),
+        # ... or the rule before it.
+        (_ROUND, [("100.1", _OTHER), ("100.2", _NEW), ("100.3", _AFTER), ("100.4", _BEFORE)]),
+        # Its neighbours went around a rule of another number: one added where the old one was taken out.
+        (_ROUND[:3], [("100.1", _BEFORE), ("100.5", _NEW), ("100.6", _AFTER)]),
+        # Less than a quarter of its meaning is there.
+        (_ROUND[:3], [("100.1", _BEFORE), ("100.2", _UNLIKE), ("100.3", _AFTER)]),
+    ],
+    ids=["next-moved", "previous-moved", "another-number", "a-quarter-short"],
+)
+def test_a_rule_out_of_its_slot_or_sharing_too_little_stays_removed(
+    tmp_path: Path, old_rules: list[tuple[str, str]], new_rules: list[tuple[str, str]]
+) -> None:
+    old, new = _pair(tmp_path, old_rules, new_rules)
     assert _kind(old, align(old, new), "100.2") == Kind.REMOVED
 
 
