@@ -122,3 +122,20 @@ def test_the_official_rules_rewritten_in_their_slots() -> None:
     ):
         old, new, al = official_pair(old_label, new_label)
         assert not change_of(old, al, number).reason.endswith("its neighbours kept theirs"), (old_label, number)
+
+
+@needs_cr_corpus
+def test_a_weak_link_the_passes_made_in_a_slot_is_flagged() -> None:
+    # 2002-10-07 -> 2003-03-15's 214.7b: "Plurality and gender are ignored when determining creature types." ->
+    # "Use the Oracle card reference when determining creature types": linked by its number and neighbours on 45% of
+    # the meaning, text 0.50, and read by hand as another rule: flagged now, as a slot link is.
+    old, _, al = official_pair("2002-10-07", "2003-03-15")
+    ch = change_of(old, al, "214.7b")
+    assert ch.kind == Kind.EDITED and ch.uncertain
+    assert ch.reason.endswith("; uncertain: only 45% of the meaning, at its own number")
+    # 2019-07-12's mulligan rules, rewritten where they stood, are flagged too (and right: the reader's uncertain).
+    old, _, al = official_pair("2019-06-14", "2019-07-12")
+    assert all(change_of(old, al, n).uncertain for n in ("103.4c", "800.5", "903.11g"))
+    # Not a rule held whole in its new text (2020-04-17's 100.5, "There is no maximum deck size.", grew a sentence).
+    old, _, al = official_pair("2020-01-24", "2020-04-17")
+    assert not change_of(old, al, "100.5").uncertain

@@ -1,4 +1,4 @@
-"""A rule rewritten at its own number, between neighbours that kept theirs: linked, flagged uncertain."""
+"""A rule rewritten at its own number, between neighbours that kept theirs: linked, or its weak link flagged."""
 
 # A rule is removed only when no new text carries most of its words -- or when its own place holds it rewritten. A
 # short rule rewritten at its own number shares too few words with its new text for any pass (2019-05-03's 117.9b,
@@ -9,13 +9,14 @@
 # is linked to that text when they share a quarter of their meaning (KEPT_MEANING, the least a link keeps). Read by
 # hand over every consecutive pair, such links were right six times in seven (ONE wrong: 2016-04-08's 711.1a, whose
 # words went nowhere, the new 711.1a being half of the old 711.1b, which holds more of its meaning: so a text left
-# unpaired on either side that shares more of the meaning of one of them leaves both alone). Flagged uncertain.
+# unpaired on either side that shares more of the meaning of one of them leaves both alone). Flagged uncertain; and
+# so are the links the passes made in such a slot on as little of the meaning (:func:`_weak_in_slot`).
 
 from __future__ import annotations
 
 from .leftovers import Matcher, texts
 from .meaning import content, likeness
-from .thresholds import KEPT_MEANING
+from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_TEXT
 
 
 def in_slot(m: Matcher) -> set[tuple[int, int]]:
@@ -42,7 +43,31 @@ def in_slot(m: Matcher) -> set[tuple[int, int]]:
         if m.pair(i, j, like.ratio, f"{why}; the same rule rewritten at its own number, its neighbours kept theirs"):
             m.uncertain.add(i)
             made.add((i, j))
-    return made
+    return made | _weak_in_slot(m)
+
+
+def _weak_in_slot(m: Matcher) -> set[tuple[int, int]]:
+    """The links the passes made in a slot (at the same number, between neighbours that kept theirs, as
+    :func:`in_slot` links) on texts sharing less than half their meaning and not alike as text (RESCUE_TEXT):
+    flagged uncertain, as the slot links are, and kept as they are. Read by hand over every consecutive pair, such
+    links were right about nine times in ten: 2002-10-07's 214.7b, "Plurality and gender are ignored when
+    determining creature types." -> "Use the Oracle card reference when determining creature types", was not."""
+    a, b, a2b, score = m.a, m.b, m.a2b, m.score
+    out: set[tuple[int, int]] = set()
+    for i in sorted(i for i, s in score.items() if s < 1.0 and i not in m.uncertain and i not in m.same):
+        j = a2b[i]
+        if i < 1 or a2b.get(i - 1) != j - 1 or a2b.get(i + 1, -1) != j + 1 or a.labels[i] != b.labels[j]:
+            continue
+        if a.labels[i] is None or not texts(a, [i]) or not texts(b, [j]):
+            continue
+        like = likeness(a.masked(i), b.masked(j))
+        # (one text held whole in the other is the same rule grown or cut: 2020-04-17's 100.5, "There is no maximum
+        # deck size.", grew a sentence before it)
+        if like.meaning < PLACED_MEANING and like.ratio < RESCUE_TEXT and max(like.kept_a, like.kept_b) < 1.0:
+            m.uncertain.add(i)
+            m.reason[i] += f"; uncertain: only {like.meaning:.0%} of the meaning, at its own number"
+            out.add((i, j))
+    return out
 
 
 def _best_of_both(m: Matcher, i: int, j: int, meaning: float) -> bool:
