@@ -327,8 +327,9 @@ class Matcher:
             self.siblings()
             gate(self)
         drop_unkept(self)
+        slotted = in_slot(self)
         # (a rule rewritten in its slot is kept on less than half of its meaning, as a closer counterpart is)
-        self.closer = leftovers.closer | in_slot(self)
+        self.closer = leftovers.closer | slotted
         score, reason, uncertain, same = self.score, self.reason, self.uncertain, self.same
         # In the caller's old order, each pair the caller's way round.
         items = sorted(self.a2b.items(), key=_second) if flipped else sorted(self.a2b.items())

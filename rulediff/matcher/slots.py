@@ -6,11 +6,11 @@
 # to cast a spell may require ..."; 2020-01-24's 702.102c, which the Update Bulletin calls revised), so it came out
 # removed and its new text added. Here, after every other pass, an old text left unpaired whose neighbours before
 # and after went to the nodes before and after the new text of its number, under parents paired with each other,
-# is linked to that text when they share a quarter of their meaning (KEPT_MEANING, the least a link keeps). Read by
-# hand over every consecutive pair, such links were right six times in seven (ONE wrong: 2016-04-08's 711.1a, whose
-# words went nowhere, the new 711.1a being half of the old 711.1b, which holds more of its meaning: so a text left
-# unpaired on either side that shares more of the meaning of one of them leaves both alone). Flagged uncertain; and
-# so are the links the passes made in such a slot on as little of the meaning (:func:`_weak_in_slot`).
+# is linked to that text when they share a quarter of their meaning (KEPT_MEANING, the least a link keeps) and no
+# text left unpaired on either side shares more of the meaning of one of them. Read by hand over every consecutive
+# pair, the six such links are right; without that last guard a seventh was wrong (2016-04-08's 711.1a, whose words
+# went nowhere: the new 711.1a is half of the old 711.1b, which holds more of its meaning). Flagged uncertain; and so
+# are the links the passes made in such a slot on as little of the meaning (:func:`_weak_in_slot`).
 
 from __future__ import annotations
 
@@ -20,21 +20,16 @@ from .thresholds import KEPT_MEANING, PLACED_MEANING, RESCUE_TEXT
 
 
 def in_slot(m: Matcher) -> set[tuple[int, int]]:
-    """Pair each text node of ``m.a`` left unpaired with the unpaired node of ``m.b`` in its slot: the node after
-    the one its previous node went to, just before the one its next node went to, at its number and level, under
-    its parent's counterpart, when they share KEPT_MEANING of their meaning. Flagged uncertain. The same read from
-    either side. The links made, which stand though they keep less than half of the meaning (refusals.unkept)."""
+    """Pair each text node of ``m.a`` left unpaired with the unpaired text node of ``m.b`` in its slot
+    (:func:`_framed`) when they share KEPT_MEANING of their meaning and nothing left unpaired shares more; then flag
+    the weak links already in a slot (:func:`_weak_in_slot`). Both flagged uncertain, the same read from either side.
+    The links made or flagged, which stand though they keep less than half of the meaning (refusals.unkept)."""
     a, b, a2b, b2a = m.a, m.b, m.a2b, m.b2a
     made: set[tuple[int, int]] = set()
+    # (in document order: a link made changes what is left unpaired for the next)
     for i in texts(a, sorted(k for k in m.open_a if 0 < k < len(a.rules) - 1)):
-        before, after = a2b.get(i - 1), a2b.get(i + 1)
-        if before is None or after != before + 2:
-            continue
-        j = before + 1
-        if j in b2a or a.labels[i] is None or a.labels[i] != b.labels[j] or a.level[i] != b.level[j]:
-            continue
-        up = a.parent[i]
-        if up < 0 or a2b.get(up) != b.parent[j] or not texts(b, [j]):
+        before = a2b.get(i - 1)
+        if before is None or (j := before + 1) in b2a or not _framed(m, i, j) or not texts(b, [j]):
             continue
         like = likeness(a.masked(i), b.masked(j))
         if like.meaning < KEPT_MEANING or not _best_of_both(m, i, j, like.meaning):
@@ -46,19 +41,32 @@ def in_slot(m: Matcher) -> set[tuple[int, int]]:
     return made | _weak_in_slot(m)
 
 
+def _framed(m: Matcher, i: int, j: int) -> bool:
+    """Node ``j`` of ``m.b`` is node ``i``'s slot: ``i``'s neighbours before and after went to the nodes just before
+    and after ``j``, which has ``i``'s number, under ``i``'s parent's counterpart."""
+    a, b, a2b = m.a, m.b, m.a2b
+    return (
+        i > 0
+        and a2b.get(i - 1) == j - 1
+        and a2b.get(i + 1, -1) == j + 1
+        and a.labels[i] is not None
+        and a.labels[i] == b.labels[j]
+        and a.parent[i] >= 0
+        and a2b.get(a.parent[i]) == b.parent[j]
+    )
+
+
 def _weak_in_slot(m: Matcher) -> set[tuple[int, int]]:
-    """The links the passes made in a slot (at the same number, between neighbours that kept theirs, as
-    :func:`in_slot` links) on texts sharing less than half their meaning and not alike as text (RESCUE_TEXT):
-    flagged uncertain, as the slot links are, and kept as they are. Read by hand over every consecutive pair, such
-    links were right about nine times in ten: 2002-10-07's 214.7b, "Plurality and gender are ignored when
-    determining creature types." -> "Use the Oracle card reference when determining creature types", was not."""
-    a, b, a2b, score = m.a, m.b, m.a2b, m.score
+    """The links the passes made in a slot (:func:`_framed`) on texts sharing less than half their meaning and not
+    alike as text (RESCUE_TEXT), neither held whole in the other: flagged uncertain, as the slot links are, and kept
+    as they are. Read by hand over every consecutive pair, such links were right about nine times in ten: 2002-10-07's
+    214.7b, "Plurality and gender are ignored when determining creature types." -> "Use the Oracle card reference
+    when determining creature types", was not."""
+    a, b, a2b = m.a, m.b, m.a2b
     out: set[tuple[int, int]] = set()
-    for i in sorted(i for i, s in score.items() if s < 1.0 and i not in m.uncertain and i not in m.same):
+    for i in [i for i, s in m.score.items() if s < 1.0 and i not in m.uncertain and i not in m.same]:
         j = a2b[i]
-        if i < 1 or a2b.get(i - 1) != j - 1 or a2b.get(i + 1, -1) != j + 1 or a.labels[i] != b.labels[j]:
-            continue
-        if a.labels[i] is None or not texts(a, [i]) or not texts(b, [j]):
+        if not _framed(m, i, j) or not texts(a, [i]) or not texts(b, [j]):
             continue
         like = likeness(a.masked(i), b.masked(j))
         # (one text held whole in the other is the same rule grown or cut: 2020-04-17's 100.5, "There is no maximum
@@ -76,10 +84,10 @@ def _best_of_both(m: Matcher, i: int, j: int, meaning: float) -> bool:
     a, b = m.a, m.b
     ta, tb = a.masked(i), b.masked(j)
     ca, cb = content(ta), content(tb)
-    for k in texts(a, sorted(m.open_a)):
+    for k in texts(a, m.open_a):
         if k != i and not cb.isdisjoint(content(t := a.masked(k))) and likeness(t, tb).meaning > meaning:
             return False
-    for k in texts(b, sorted(m.open_b)):
+    for k in texts(b, m.open_b):
         if k != j and not ca.isdisjoint(content(t := b.masked(k))) and likeness(ta, t).meaning > meaning:
             return False
     return True
