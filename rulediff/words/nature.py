@@ -61,7 +61,8 @@ def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[st
     if "'" in r and _quoted_follow(r, b, one_quote_style(r), qb, nmap):
         return True
     if r.count(" ") != b.count(" "):
-        return False  # (verbs agreeing change no word count: told at C speed before the subjects are asked)
+        return False  # (verbs agreeing change no word count: told at C speed before the subjects are asked, or
+        # agreement.verbs_agree reads the words)
     return bool(subject := _subject_renamed(old, renames)) and verbs_agree(r, b, subject)
 
 
