@@ -1,5 +1,6 @@
 """A removed rule's closest text and why no link was made (matcher/refusals.py): found even when every word of the
-rule is one many rules hold, among the texts holding most of them or, failing those, in its own place."""
+rule is one many rules hold, among the texts holding most of them, failing those in its own place, failing that
+among the texts holding more than half of them."""
 
 from __future__ import annotations
 
@@ -30,6 +31,17 @@ def test_a_rule_whose_words_many_rules_hold_has_its_closest_text_named() -> None
     assert ch.closest.why.startswith(
         "77% of its meaning is there, in its own place (under 111, where 213 went), but its text only 0.35 alike"
     )
+
+
+@needs_cr_corpus
+def test_a_rule_three_quarters_of_whose_words_a_rule_elsewhere_holds_has_it_named() -> None:
+    # 2009-07-11's 200.5a ("A spell's owner is the same as the owner of the card that represents it ...") went to
+    # 111.2 (the second reader's reading); every word it has is one dozens of rules hold, and 111.2 holds nine of its
+    # twelve, less than most. Before, no closest text was named.
+    old, _, al = official_pair("2009-05-01", "2009-07-11")
+    ch = change_of(old, al, "200.5a")
+    assert ch.kind == Kind.REMOVED and ch.closest is not None
+    assert ch.closest.said().startswith("closest: 111.2 (0.60), refused because 68% of its meaning is there")
 
 
 @needs_cr_corpus
@@ -84,10 +96,21 @@ def test_the_closest_text_is_found_among_rules_holding_most_of_its_words(tmp_pat
     assert _closest(tmp_path, GONE, holders) == "700.8"
 
 
-def test_none_is_named_where_only_some_of_its_words_are(tmp_path: Path) -> None:
-    # Five of seven words is less than most (CONTAINED, 4 in 5); nor are the two rarest of them alone.
+def test_failing_all_those_a_text_holding_more_than_half_its_words_is_named(tmp_path: Path) -> None:
+    # Five of seven words is less than most (CONTAINED, 4 in 5), more than half: with nothing in its own place, the
+    # most alike of the rules holding five is named (2009-07-11's 200.5a, three quarters of whose words 111.2 has).
     words = GONE.rstrip(".").split()
     holders = [" ".join(words[:5]) + " " + _tail(k) for k in range(HOLDERS)]
+    holders[3] = " ".join(words[:5]) + " hotel."
+    assert _closest(tmp_path, GONE, holders) == "700.4"
+    # A text in its own place sharing some of its meaning comes first, as before.
+    assert _closest(tmp_path, GONE, holders, "Alpha bravo charlie hotel india juliet.") == "100.3"
+
+
+def test_none_is_named_where_only_some_of_its_words_are(tmp_path: Path) -> None:
+    # Three of seven words is not more than half; nor are the two rarest of them alone.
+    words = GONE.rstrip(".").split()
+    holders = [" ".join(words[:3]) + " " + _tail(k) for k in range(HOLDERS)]
     holders.append(" ".join(words[5:]) + " " + _tail(HOLDERS))
     assert _closest(tmp_path, GONE, holders) is None
 

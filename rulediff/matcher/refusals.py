@@ -6,6 +6,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
+from itertools import chain
+
 from .leftovers import ContentIndex, Matcher, texts
 from .meaning import Likeness, content, likeness, most_of
 from .records import EDITED_KINDS, Change, Closest, Kind, Pair
@@ -69,8 +73,14 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
         if not cands:
             # (a text all of whose words many rules hold shares none the index looks up: 2009-07-11's 401.2, "A
             # spell stops being a spell when it resolves ...", most of whose words 111.1 has; failing that, the
-            # texts in its own place that share some of its meaning)
-            cands.update(_holding(index, text) or (j for j in placed.get(i, ()) if _kept(text, b.masked(j))))
+            # texts in its own place that share some of its meaning; failing those, the texts holding more than
+            # half its words: 2009-07-11's 200.5a, "A spell's owner is the same as the owner of the card that
+            # represents it ...", three quarters of whose words 111.2 has)
+            cands.update(
+                _holding(index, text, most_of)
+                or [j for j in placed.get(i, ()) if _kept(text, b.masked(j))]
+                or _holding(index, text, _over_half)
+            )
         own = at_number.get(a.labels[i])
         if own is not None and _kept(text, b.masked(own)):
             cands.add(own)
@@ -122,19 +132,30 @@ def _in_place(a: Side, b: Side, changes: list[Change], removed: list[int], homes
     return out
 
 
-def _holding(index: ContentIndex, text: str) -> list[int]:
-    """The nodes of ``index`` holding most (CONTAINED) of the content words of ``text``, CONTAINED_WORDS of them at
-    least, common words too: what :meth:`ContentIndex.near` cannot find for a text all of whose words many nodes
-    hold. (One holding all but ``m`` of its words holds one at least of any ``m`` + 1 of them: those of the
-    ``m`` + 1 rarest are the only candidates.)"""
+def _holding(index: ContentIndex, text: str, needed: Callable[[int], int]) -> list[int]:
+    """The nodes of ``index`` holding ``needed(n)`` of the ``n`` content words of ``text`` (meaning.most_of, or more
+    than half), CONTAINED_WORDS of them at least, common words too: what :meth:`ContentIndex.near` cannot
+    find for a text all of whose words many nodes hold. (One holding all but ``m`` of its words holds at least ``k``
+    of any ``m`` + ``k`` of them: only those holding three of its ``m`` + 3 rarest are read.)"""
     bag = content(text)
     if len(bag) < CONTAINED_WORDS:
         return []
     get, masked = index.where.get, index.side.masked
-    need = most_of(len(bag))
-    rarest = sorted(bag, key=lambda w: len(get(w, ())))[: len(bag) - need + 1]
-    cands = set().union(*(get(w, ()) for w in rarest))
-    return sorted(k for k in cands if len(bag & content(masked(k))) >= need)
+    need = needed(len(bag))
+    spare = len(bag) - need  # (the words a node holding it may lack)
+    rarest = sorted(bag, key=lambda w: (len(get(w, ())), w))[: spare + _HITS]
+    hits = Counter(chain.from_iterable(get(w, ()) for w in rarest))
+    least = len(rarest) - spare
+    return sorted(k for k, n in hits.items() if n >= least and len(bag & content(masked(k))) >= need)
+
+
+# A node holding a share of a text's words holds this many of the rarest of them beyond those it may lack.
+_HITS = 3
+
+
+def _over_half(n: int) -> int:
+    """The fewest of ``n`` words that are more than half of them."""
+    return n // 2 + 1
 
 
 def _given_up(like: Likeness) -> str:
