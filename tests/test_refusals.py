@@ -135,3 +135,29 @@ def test_failing_those_the_text_in_its_own_place_is_named(tmp_path: Path) -> Non
 def test_most_of_a_text_is_told_in_whole_numbers() -> None:
     # 28 of 35 words is 4 in 5, though 0.8 x 35 is 28.000000000000004 in floats.
     assert [most_of(n) for n in (5, 6, 7, 10, 35)] == [4, 5, 6, 8, 28]
+
+
+@needs_cr_corpus
+def test_a_removed_heading_names_the_heading_its_rules_went_under() -> None:
+    # 2009-07-11: the rules of 212 "Card Type, Supertype, and Subtype" went under the new section 3 "Card Types"
+    # (the second reader: 3 and 204); 414 "Countering Spells and Abilities" had one, which went under 701.5 "Counter",
+    # the old 501.3; 408.2's special actions went under 114.2, a rule with no title. 401 "Spells on the Stack",
+    # none of whose rules has a counterpart, names none.
+    old, _, al = official_pair("2009-05-01", "2009-07-11")
+    said = {n: change_of(old, al, n).closest for n in ("212", "414", "408.2", "401")}
+    assert all(change_of(old, al, n).kind == Kind.REMOVED for n in said)
+    assert said["212"] is not None and said["212"].said() == (
+        "closest: 3 (0.49), refused because its title is another (text 0.49), though 8 of the 8 rules under it with a "
+        "counterpart went there"
+    )
+    assert said["212"].meaning == 1.0
+    assert said["414"] is not None and said["414"].said() == (
+        "closest: 701.5 (0.37), refused because it continues the old 501.3 (Counter), though the one rule under it "
+        "with a counterpart went there"
+    )
+    assert said["408.2"] is not None and said["408.2"].number == "114.2"
+    assert (
+        said["408.2"].why
+        == "it is a rule with no title, though 5 of the 8 rules under it with a counterpart went there"
+    )
+    assert said["401"] is None

@@ -25,7 +25,7 @@ from .likeness import Likeness
 from .passes import match
 from .reclaimed import reclaim
 from .records import Alignment, Change, ExampleChange, Grouping, Kind, Pair, positions
-from .refusals import refusals, unkept
+from .refusals import heading_refusals, refusals, unkept
 from .renames import counted, through_renames
 from .sentences import regroup_sentences
 from .sides import number_labels, prepared
@@ -112,7 +112,8 @@ def _align(old: Document, new: Document, fixes: Sequence[Fix]) -> Alignment:
     number_map = _number_map(g, la, lb)
     inferred: dict[str, tuple[str, float]] = {}
     changes = _changes(old, new, g, la, number_map, inferred, renames)
-    refused = refusals(prepared(old), prepared(new), changes, dict(sorted(given_up)))
+    a, b = prepared(old), prepared(new)
+    refused = {**refusals(a, b, changes, dict(sorted(given_up))), **heading_refusals(a, b, changes)}
     if refused:
         changes = [
             replace(ch, closest=refused[ch.old[0]]) if ch.kind == Kind.REMOVED and ch.old[0] in refused else ch

@@ -111,6 +111,46 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
     return out
 
 
+def heading_refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
+    """For each removed heading of ``a`` (a titled node, old position), the node of ``b`` most of its rules with a
+    counterpart went under (the first on ties), and why the two are not linked: 2009-07-11's 212 "Card Type,
+    Supertype, and Subtype", all of whose rules with a counterpart went under the new section 3 "Card Types" (its
+    title another). Its ``text`` is how alike the two titles are, its ``meaning`` the share of those rules that went
+    there."""
+    heads = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1 and a.rules[ch.old[0]].title]
+    if not heads:
+        return {}
+    went: dict[int, int] = {}  # old node -> the first new node of its change
+    owner: dict[int, int] = {}  # new node -> the first old node of its change
+    for ch in changes:
+        if ch.old and ch.new:
+            went.update(dict.fromkeys(ch.old, ch.new[0]))
+            owner.setdefault(ch.new[0], ch.old[0])
+    out: dict[int, Closest] = {}
+    for i in heads:
+        ups = [b.parent[went[k]] for k in a.children[i] if k in went]
+        homes = Counter(up for up in ups if up >= 0 and b.labels[up] is not None)
+        if not homes:
+            continue
+        j, n = min(homes.items(), key=lambda t: (-t[1], t[0]))
+        ratio = round(likeness(a.title(i), b.title(j)).ratio, 2)
+        went_there = (
+            "the one rule under it with a counterpart went there"
+            if len(ups) == 1
+            else f"{n} of the {len(ups)} rules under it with a counterpart went there"
+        )
+        k = owner.get(j)
+        if k is not None:
+            name = f" ({a.rules[k].title})" if a.rules[k].title else ""
+            why = f"it continues the old {a.labels[k]}{name}, though {went_there}"
+        elif b.rules[j].title:
+            why = f"its title is another (text {ratio:.2f}), though {went_there}"
+        else:
+            why = f"it is a rule with no title, though {went_there}"
+        out[i] = Closest(str(b.labels[j]), ratio, round(n / len(ups), 2), why)
+    return out
+
+
 def _kept(text: str, other: str) -> bool:
     """``other`` shares some of the meaning of ``text`` (KEPT_MEANING)."""
     return likeness(text, other).meaning >= KEPT_MEANING
