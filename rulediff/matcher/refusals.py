@@ -112,43 +112,54 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
 
 
 def heading_refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
-    """For each removed heading of ``a`` (a titled node, old position), the node of ``b`` most of its rules with a
-    counterpart went under (the first on ties), and why the two are not linked: 2009-07-11's 212 "Card Type,
-    Supertype, and Subtype", all of whose rules with a counterpart went under the new section 3 "Card Types" (its
-    title another). Its ``text`` is how alike the two titles are, its ``meaning`` the share of those rules that went
-    there."""
+    """For each removed heading of ``a`` (a titled node, old position), the node of ``b`` most of its rules went under,
+    or went to if a heading (the first on ties; two of them, or half), and why the two are not linked: 2009-07-11's
+    212 "Card Type, Supertype, and Subtype", eight of whose nine rules went under section 3 "Card Types", a part of
+    the old section 2's split. Its ``text`` is how alike the two titles are, its ``meaning`` the share of its rules
+    that went there (those removed counted: rulediff cite names it where a gone heading's words went when that is
+    most of them)."""
     heads = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1 and a.rules[ch.old[0]].title]
     if not heads:
         return {}
     went: dict[int, int] = {}  # old node -> the first new node of its change
-    owner: dict[int, int] = {}  # new node -> the first old node of its change
+    owner: dict[int, int] = {}  # new node -> the first old node of its change (every part of a split)
     for ch in changes:
         if ch.old and ch.new:
             went.update(dict.fromkeys(ch.old, ch.new[0]))
-            owner.setdefault(ch.new[0], ch.old[0])
+            owner.update(dict.fromkeys(ch.new, ch.old[0]))
     out: dict[int, Closest] = {}
     for i in heads:
-        ups = [b.parent[went[k]] for k in a.children[i] if k in went]
-        homes = Counter(up for up in ups if up >= 0 and b.labels[up] is not None)
+        kids = a.children[i]
+        homes = Counter(h for k in kids if k in went and (h := _home(a, b, k, went[k])) is not None)
         if not homes:
             continue
         j, n = min(homes.items(), key=lambda t: (-t[1], t[0]))
+        if n < 2 and 2 * n < len(kids):
+            continue  # (one rule of several is no sign of where the heading went: 2004-06's 502.14 "Snow-Covered")
         ratio = round(likeness(a.title(i), b.title(j)).ratio, 2)
         went_there = (
-            "the one rule under it with a counterpart went there"
-            if len(ups) == 1
-            else f"{n} of the {len(ups)} rules under it with a counterpart went there"
+            "its one rule went there" if len(kids) == 1 else f"{n} of the {len(kids)} rules under it went there"
         )
         k = owner.get(j)
         if k is not None:
-            name = f" ({a.rules[k].title})" if a.rules[k].title else ""
-            why = f"it continues the old {a.labels[k]}{name}, though {went_there}"
+            old_one = " ".join(
+                f"{x}" for x in (a.labels[k], f"({a.rules[k].title})" if a.rules[k].title else None) if x
+            )
+            why = f"it continues the old {old_one}, though {went_there}"
         elif b.rules[j].title:
             why = f"its title is another (text {ratio:.2f}), though {went_there}"
         else:
             why = f"it is a rule with no title, though {went_there}"
-        out[i] = Closest(str(b.labels[j]), ratio, round(n / len(ups), 2), why)
+        out[i] = Closest(str(b.labels[j]), ratio, round(n / len(kids), 2), why)
     return out
+
+
+def _home(a: Side, b: Side, k: int, j: int) -> int | None:
+    """Where the rule ``k`` of a removed heading went, node ``j``: the node ``j`` is under, or ``j`` itself when ``k``
+    is a rule that became a heading or went into one (2003-07-01's 212 "Card Type", both of whose rules merged into
+    the new 205 "Type Line"); None where that has no number."""
+    home = j if b.rules[j].title and not a.rules[k].title else b.parent[j]
+    return home if home >= 0 and b.labels[home] is not None else None
 
 
 def _kept(text: str, other: str) -> bool:
