@@ -152,8 +152,8 @@ def test_a_removed_heading_names_the_heading_its_rules_went_under() -> None:
     said = {n: change_of(old, al, n).closest for n in ("212", "414", "408.2", "401")}
     assert all(change_of(old, al, n).kind == Kind.REMOVED for n in said)
     assert said["212"] is not None and said["212"].said() == (
-        "closest: 3 (0.49), refused because it continues the old 2 (Parts of the Game), though 8 of the 9 rules under"
-        " it went there"
+        'closest: 3 (0.49), refused because it continues the old 2 (Parts of the Game) as "Card Types", though 8 of the'
+        " 9 rules under it went there"
     )
     assert said["212"].meaning == 0.89
     assert said["414"] is not None and said["414"].said() == (
@@ -173,8 +173,8 @@ def test_a_removed_heading_whose_rules_went_into_a_heading_names_that_heading() 
     old, _, al = official_pair("2003-05-26", "2003-07-01")
     said = change_of(old, al, "212").closest
     assert said is not None and said.said() == (
-        "closest: 205 (0.44), refused because it continues the old 205 (Type), though 2 of the 2 rules under it went"
-        " there"
+        'closest: 205 (0.44), refused because it continues the old 205 (Type) as "Type Line", though 2 of the 2 rules'
+        " under it went there"
     )
     old, _, al = official_pair("2004-06-01", "2004-10-01")
     ch = change_of(old, al, "502.14")

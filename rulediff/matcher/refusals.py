@@ -145,9 +145,12 @@ def heading_refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Close
             old_one = " ".join(
                 f"{x}" for x in (a.labels[k], f"({a.rules[k].title})" if a.rules[k].title else None) if x
             )
-            why = f"it continues the old {old_one}, though {went_there}"
+            # (its own title said where it differs: "3" alone tells a reader little)
+            now = b.rules[j].title
+            as_now = f' as "{now}"' if now and now != a.rules[k].title else ""
+            why = f"it continues the old {old_one}{as_now}, though {went_there}"
         elif b.rules[j].title:
-            why = f"its title is another (text {ratio:.2f}), though {went_there}"
+            why = f'its title, "{b.rules[j].title}", is another (text {ratio:.2f}), though {went_there}'
         else:
             why = f"it is a rule with no title, though {went_there}"
         out[i] = Closest(str(b.labels[j]), ratio, round(n / len(kids), 2), why)
