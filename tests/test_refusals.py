@@ -163,6 +163,11 @@ def test_a_removed_heading_names_the_heading_its_rules_went_under() -> None:
     assert said["408.2"] is not None and said["408.2"].number == "114.2"
     assert said["408.2"].why == "it is a rule with no title, though 5 of the 11 rules under it went there"
     assert said["401"] is None
+    # 419 "Replacement and Prevention Effects": three of its nine rules went under section 6, as many to 613; the
+    # first is named and the tie said, not one of them chosen silently.
+    ch = change_of(old, al, "419")
+    assert ch.closest is not None and ch.closest.number == "6"
+    assert ch.closest.why.endswith("3 of the 9 rules under it went there (as many to 613)")
 
 
 @needs_cr_corpus

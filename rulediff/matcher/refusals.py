@@ -92,15 +92,7 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
         if best is not None:
             closest[i] = best
     # The old nodes each closest one continues (what refused the link), looked up for those only.
-    bests = {j for _, j in closest.values()}
-    owner: dict[int, tuple[int, ...]] = {}
-    for ch in changes:
-        # (most changes are of one new node, told apart by one look)
-        if len(ch.new) == 1:
-            if ch.new[0] in bests:
-                owner[ch.new[0]] = ch.old
-        else:
-            owner.update((j, ch.old) for j in ch.new if j in bests)
+    owner = _owners(changes, {j for _, j in closest.values()})
     out: dict[int, Closest] = {}
     for i, (like, j) in closest.items():
         if given_up and given_up.get(i) == j and not owner.get(j):
@@ -113,48 +105,58 @@ def refusals(a: Side, b: Side, changes: list[Change], given_up: dict[int, int] |
 
 def heading_refusals(a: Side, b: Side, changes: list[Change]) -> dict[int, Closest]:
     """For each removed heading of ``a`` (a titled node, old position), the node of ``b`` most of its rules went under,
-    or went to if a heading (the first on ties; two of them, or half), and why the two are not linked: 2009-07-11's
-    212 "Card Type, Supertype, and Subtype", eight of whose nine rules went under section 3 "Card Types", a part of
-    the old section 2's split. Its ``text`` is how alike the two titles are, its ``meaning`` the share of its rules
-    that went there (those removed counted: rulediff cite names it where a gone heading's words went when that is
-    most of them)."""
+    or went to if a heading (two of them, or half; the first on ties, the others said), and why the two are not
+    linked: 2009-07-11's 212 "Card Type, Supertype, and Subtype", eight of whose nine rules went under section 3 "Card
+    Types", a part of the old section 2's split. Its ``text`` is how alike the two titles are, its ``meaning`` the
+    share of its rules that went there (those removed counted: rulediff cite names it where a gone heading's words
+    went when that is most of them)."""
     heads = [ch.old[0] for ch in changes if ch.kind == Kind.REMOVED and len(ch.old) == 1 and a.rules[ch.old[0]].title]
     if not heads:
         return {}
-    went: dict[int, int] = {}  # old node -> the first new node of its change
-    owner: dict[int, int] = {}  # new node -> the first old node of its change (every part of a split)
-    for ch in changes:
-        if ch.old and ch.new:
-            went.update(dict.fromkeys(ch.old, ch.new[0]))
-            owner.update(dict.fromkeys(ch.new, ch.old[0]))
-    out: dict[int, Closest] = {}
+    went = {i: ch.new[0] for ch in changes if ch.new for i in ch.old}  # old node -> the first new node of its change
+    found: dict[int, tuple[int, int, list[int]]] = {}  # heading -> (its home, rules there, other homes as full)
     for i in heads:
         kids = a.children[i]
         homes = Counter(h for k in kids if k in went and (h := _home(a, b, k, went[k])) is not None)
-        if not homes:
-            continue
-        j, n = min(homes.items(), key=lambda t: (-t[1], t[0]))
-        if n < 2 and 2 * n < len(kids):
-            continue  # (one rule of several is no sign of where the heading went: 2004-06's 502.14 "Snow-Covered")
-        ratio = round(likeness(a.title(i), b.title(j)).ratio, 2)
+        if homes:
+            (j, n), *rest = sorted(homes.items(), key=lambda t: (-t[1], t[0]))
+            if n >= 2 or 2 * n >= len(kids):  # (one rule of several is no sign: 2004-06's 502.14 "Snow-Covered")
+                found[i] = (j, n, [h for h, m in rest if m == n])
+    owner = _owners(changes, {j for j, _, _ in found.values()})
+    out: dict[int, Closest] = {}
+    for i, (j, n, tied) in found.items():
+        kids, ratio = a.children[i], round(likeness(a.title(i), b.title(j)).ratio, 2)
         went_there = (
             "its one rule went there" if len(kids) == 1 else f"{n} of the {len(kids)} rules under it went there"
         )
-        k = owner.get(j)
-        if k is not None:
-            old_one = " ".join(
-                f"{x}" for x in (a.labels[k], f"({a.rules[k].title})" if a.rules[k].title else None) if x
-            )
+        if tied:
+            went_there += f" (as many to {', '.join(str(b.labels[h]) for h in tied)})"
+        now = b.rules[j].title
+        if olds := owner.get(j):
+            label, title = a.labels[olds[0]], a.rules[olds[0]].title
+            old_one = " ".join(x for x in (label, title and f"({title})") if x)
             # (its own title said where it differs: "3" alone tells a reader little)
-            now = b.rules[j].title
-            as_now = f' as "{now}"' if now and now != a.rules[k].title else ""
+            as_now = f' as "{now}"' if now and now != title else ""
             why = f"it continues the old {old_one}{as_now}, though {went_there}"
-        elif b.rules[j].title:
-            why = f'its title, "{b.rules[j].title}", is another (text {ratio:.2f}), though {went_there}'
+        elif now:
+            why = f'its title, "{now}", is another (text {ratio:.2f}), though {went_there}'
         else:
             why = f"it is a rule with no title, though {went_there}"
         out[i] = Closest(str(b.labels[j]), ratio, round(n / len(kids), 2), why)
     return out
+
+
+def _owners(changes: list[Change], wanted: set[int]) -> dict[int, tuple[int, ...]]:
+    """The old nodes of the change of each of the ``wanted`` new nodes (every part of a split): what it continues."""
+    owner: dict[int, tuple[int, ...]] = {}
+    for ch in changes:
+        # (most changes are of one new node, told apart by one look)
+        if len(ch.new) == 1:
+            if ch.new[0] in wanted:
+                owner[ch.new[0]] = ch.old
+        else:
+            owner.update((j, ch.old) for j in ch.new if j in wanted)
+    return owner
 
 
 def _home(a: Side, b: Side, k: int, j: int) -> int | None:
