@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from ..references import references_follow
 from ..text import mask_references, normalize
 from .agreement import subjects, verbs_agree
 from .records import Nature, Rename
-from .renames import applied, old_spellings, substitute, uses
+from .renames import QUOTED, applied, old_spellings, renamed_text, substitute, uses, whole_words
 
 
 def nature_of(
@@ -49,7 +50,48 @@ def nature_of(
         # (read in the spellings the new text took: a text may keep one the rest of the release left, 2024-07-30's
         # example of 118.12 quotes "If a creature would enter the battlefield ..." still, and "it enters" already)
         return Nature.RENAMED
+    if _renamed_in_places(a, b, renames):
+        return Nature.RENAMED
     return Nature.SUBSTANTIVE
+
+
+def _renamed_in_places(a: str, b: str, renames: Sequence[Rename]) -> bool:
+    """``b`` is ``a`` (comparison forms) with the renames made in some of the places ``a`` uses them, not in all:
+    2024-07-30's example of 608.3e has Clone "enter as a copy" where it said "enter the battlefield as a copy",
+    and "Lands can't enter the battlefield" as it did. Each place changed is a rename word for word (with the
+    article before it); every other character is as it was. Read left to right, the positions of ``b`` each
+    choice so far can reach (a few: a place renamed or not)."""
+    at, last = {0}, 0
+    for start, end, renamed in sorted(_places(a, renames), key=lambda p: (p[0], -p[1])):
+        if start < last:
+            continue  # (a place overlapping one taken before)
+        kept, was = a[last:start], a[start:end]
+        reach: set[int] = set()
+        for p in at:
+            q = p + len(kept)
+            if b.startswith(kept, p):
+                reach.update(q + len(x) for x in (was, renamed) if b.startswith(x, q))
+        if not reach:
+            return False
+        at, last = reach, end
+    tail = a[last:]
+    return any(p + len(tail) == len(b) and b.startswith(tail, p) for p in at)
+
+
+def _places(a: str, renames: Sequence[Rename]) -> Iterator[tuple[int, int, str]]:
+    """Where ``a`` uses a rename (inside quotation marks, for one of quoted text): start, end and the words there
+    renamed, with the article right before them (it may change: "an EDH game" -> "a Commander game")."""
+    for r in renames:
+        spans = [q.span() for q in QUOTED.finditer(a)] if r.quoted else [(0, len(a))]
+        pattern, anywhere = whole_words(old_spellings(r.spellings)), replace(r, quoted=False)
+        for lo, hi in spans:
+            for m in pattern.finditer(a, lo, hi):
+                art = _ARTICLE_BEFORE.search(a, max(lo, m.start() - 4), m.start())
+                start = m.start() if art is None else art.start()
+                yield start, m.end(), renamed_text(a[start : m.end()], anywhere)
+
+
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'])[Aa]n? $")
 
 
 def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[str]], renames: Sequence[Rename]) -> bool:
