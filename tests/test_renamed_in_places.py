@@ -90,3 +90,13 @@ def test_2024_07_608_3e_example_is_renamed() -> None:
     ch = change_of(old, al, "608.3e")
     assert ch.nature == Nature.RENAMED
     assert [e.nature for e in ch.examples] == [Nature.RENAMED]
+
+
+def test_a_text_read_in_too_many_ways_at_once_is_an_edit() -> None:
+    """A periodic text in which every place both renamed and kept lines up with the new one (hostile, no rule reads
+    so) is answered as an edit once more ways than a real text has are open: the reading stays linear."""
+    twice = Rename("yes yes", "yes", (("yes yes", "yes"),))
+    few = " ".join(["yes"] * 8)
+    assert nature_of(few, " ".join(["yes"] * 6), renames=(twice,)) == Nature.RENAMED
+    many = " ".join(["yes"] * 4000)
+    assert nature_of(many, " ".join(["yes"] * 3000), renames=(twice,)) == Nature.SUBSTANTIVE

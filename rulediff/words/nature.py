@@ -71,8 +71,8 @@ def _renamed_in_places(a: str, b: str, renames: Sequence[Rename]) -> bool:
             q = p + len(kept)
             if b.startswith(kept, p):
                 reach.update(q + len(x) for x in (was, renamed) if b.startswith(x, q))
-        if not reach:
-            return False
+        if not reach or len(reach) > _MOST_WAYS:
+            return False  # (more ways than a real text has: a hostile one, periodic, read as an edit in linear time)
         at, last = reach, end
     tail = a[last:]
     return any(p + len(tail) == len(b) and b.startswith(tail, p) for p in at)
@@ -92,6 +92,9 @@ def _places(a: str, renames: Sequence[Rename]) -> Iterator[tuple[int, int, str]]
 
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'])[Aa]n? $")
+# The most ways of reading a text's places renamed or not that are followed at once: in a real text one or two
+# (a place kept whole also starts with its rename, "enter the battlefield" with "enter", and that way dies a word on).
+_MOST_WAYS = 8
 
 
 def _renamed(read: str, old: str, b: str, qb: str, nmap: dict[str, str | list[str]], renames: Sequence[Rename]) -> bool:
