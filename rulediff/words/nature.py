@@ -62,14 +62,17 @@ def _renamed_in_places(a: str, b: str, renames: Sequence[Rename]) -> bool:
     article before it); every other character is as it was. Read left to right, the positions of ``b`` each
     choice so far can reach (a few: a place renamed or not)."""
     at, last = {0}, 0
-    for start, end, renamed in sorted(_places(a, renames), key=lambda p: (p[0], -p[1])):
+    for start, end, r in sorted(_places(a, renames), key=lambda p: (p[0], -p[1])):
         if start < last:
             continue  # (a place overlapping one taken before)
         kept, was = a[last:start], a[start:end]
         reach: set[int] = set()
+        renamed: str | None = None
         for p in at:
             q = p + len(kept)
             if b.startswith(kept, p):
+                if renamed is None:  # (renamed once asked: most edits part from the text before a place)
+                    renamed = renamed_text(was, r)
                 reach.update(q + len(x) for x in (was, renamed) if b.startswith(x, q))
         if not reach or len(reach) > _MOST_WAYS:
             return False  # (more ways than a real text has: a hostile one, periodic, read as an edit in linear time)
@@ -78,17 +81,24 @@ def _renamed_in_places(a: str, b: str, renames: Sequence[Rename]) -> bool:
     return any(p + len(tail) == len(b) and b.startswith(tail, p) for p in at)
 
 
-def _places(a: str, renames: Sequence[Rename]) -> Iterator[tuple[int, int, str]]:
-    """Where ``a`` uses a rename (inside quotation marks, for one of quoted text): start, end and the words there
-    renamed, with the article right before them (it may change: "an EDH game" -> "a Commander game")."""
+def _places(a: str, renames: Sequence[Rename]) -> Iterator[tuple[int, int, Rename]]:
+    """Where ``a`` uses a rename (inside quotation marks, for one of quoted text): start, end (the article right
+    before it taken in: it may change, "an EDH game" -> "a Commander game") and the rename, read anywhere."""
+    quotations: list[tuple[int, int]] | None = None
     for r in renames:
-        spans = [q.span() for q in QUOTED.finditer(a)] if r.quoted else [(0, len(a))]
-        pattern, anywhere = whole_words(old_spellings(r.spellings)), replace(r, quoted=False)
+        if r.quoted:
+            if quotations is None:
+                quotations = [q.span() for q in QUOTED.finditer(a)]
+            spans = quotations
+        else:
+            spans = [(0, len(a))]
+        pattern, anywhere = whole_words(old_spellings(r.spellings)), None
         for lo, hi in spans:
             for m in pattern.finditer(a, lo, hi):
+                if anywhere is None:  # (made for a rename the text uses: most use one of several)
+                    anywhere = replace(r, quoted=False) if r.quoted else r
                 art = _ARTICLE_BEFORE.search(a, max(lo, m.start() - 4), m.start())
-                start = m.start() if art is None else art.start()
-                yield start, m.end(), renamed_text(a[start : m.end()], anywhere)
+                yield (m.start() if art is None else art.start()), m.end(), anywhere
 
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'])[Aa]n? $")
