@@ -100,3 +100,15 @@ def test_a_text_read_in_too_many_ways_at_once_is_an_edit() -> None:
     assert nature_of(few, " ".join(["yes"] * 6), renames=(twice,)) == Nature.RENAMED
     many = " ".join(["yes"] * 4000)
     assert nature_of(many, " ".join(["yes"] * 3000), renames=(twice,)) == Nature.SUBSTANTIVE
+
+
+def test_a_rename_spelled_with_a_hyphen_or_a_curly_apostrophe_is_found_in_the_comparison_form() -> None:
+    # The comparison form drops a hyphen inside a word ("statebased") and straightens apostrophes: the places are
+    # read in it with the spellings read the same way.
+    based = Rename("state-based effect", "state-based action", (("state-based effect", "state-based action"),))
+    old = "A state-based effect. Another state-based effect."
+    assert nature_of(old, "A state-based action. Another state-based effect.", renames=(based,)) == Nature.RENAMED
+    assert nature_of(old, "A state-based action. Another statebased rule.", renames=(based,)) == Nature.SUBSTANTIVE
+    doesnt = Rename("he or she doesn\u2019t", "they don\u2019t", (("he or she doesn\u2019t", "they don\u2019t"),))
+    old = "If he or she doesn\u2019t, he or she doesn\u2019t."
+    assert nature_of(old, "If they don\u2019t, he or she doesn\u2019t.", renames=(doesnt,)) == Nature.RENAMED

@@ -92,13 +92,25 @@ def _places(a: str, renames: Sequence[Rename]) -> Iterator[tuple[int, int, Renam
             spans = quotations
         else:
             spans = [(0, len(a))]
-        pattern, anywhere = whole_words(old_spellings(r.spellings)), None
+        read = _compared(r)
+        if read is None:
+            continue
+        pattern = whole_words(old_spellings(read.spellings))
         for lo, hi in spans:
             for m in pattern.finditer(a, lo, hi):
-                if anywhere is None:  # (made for a rename the text uses: most use one of several)
-                    anywhere = replace(r, quoted=False) if r.quoted else r
                 art = _ARTICLE_BEFORE.search(a, max(lo, m.start() - 4), m.start())
-                yield (m.start() if art is None else art.start()), m.end(), anywhere
+                yield (m.start() if art is None else art.start()), m.end(), read
+
+
+@lru_cache(maxsize=256)
+def _compared(r: Rename) -> Rename | None:
+    """``r`` as the comparison forms read it, anywhere in them: its spellings normalised as the texts are (a
+    hyphen inside a word dropped, "state-based effect" read as "statebased effect"; apostrophes straight); None if
+    a spelling normalises to nothing."""
+    spellings = tuple((normalize(x), normalize(y)) for x, y in r.spellings)
+    if not all(x for x, _ in spellings):
+        return None
+    return replace(r, spellings=spellings, quoted=False)
 
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'])[Aa]n? $")
