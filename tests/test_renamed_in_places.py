@@ -112,3 +112,14 @@ def test_a_rename_spelled_with_a_hyphen_or_a_curly_apostrophe_is_found_in_the_co
     doesnt = Rename("he or she doesn\u2019t", "they don\u2019t", (("he or she doesn\u2019t", "they don\u2019t"),))
     old = "If he or she doesn\u2019t, he or she doesn\u2019t."
     assert nature_of(old, "If they don\u2019t, he or she doesn\u2019t.", renames=(doesnt,)) == Nature.RENAMED
+
+
+def test_a_partial_rename_with_references_that_follow_the_map_is_renamed() -> None:
+    # A rename made everywhere is forgiven references that follow the number map; so is one made in some places.
+    old = "See rule 100.1 for EDH and EDH."
+    nmap: dict[str, str | list[str]] = {"100.1": "100.2"}
+    assert nature_of(old, "See rule 100.2 for Commander and EDH.", number_map=nmap, renames=(_EDH,)) == (Nature.RENAMED)
+    # ... but not a reference the map does not say.
+    assert nature_of(old, "See rule 100.3 for Commander and EDH.", number_map=nmap, renames=(_EDH,)) == (
+        Nature.SUBSTANTIVE
+    )
