@@ -50,9 +50,11 @@ def nature_of(
         # (read in the spellings the new text took: a text may keep one the rest of the release left, 2024-07-30's
         # example of 118.12 quotes "If a creature would enter the battlefield ..." still, and "it enters" already)
         return Nature.RENAMED
-    if _renamed_in_places(a, b, renames) or (
-        # (with references that follow the map, as a rename made everywhere is forgiven them)
-        _renamed_in_places(mask_references(a), mask_references(b), renames) and references_follow(a, b, nmap)
+    # (read with references masked, then the references asked to follow the map, as a rename made everywhere is
+    # forgiven them -- or to be the same ones: the masked reading holds whenever the plain one does, so the edits
+    # that are no rename, most of those asked, are read once)
+    if _renamed_in_places(mask_references(a), mask_references(b), renames) and (
+        references_follow(a, b, nmap) or _renamed_in_places(a, b, renames)
     ):
         return Nature.RENAMED
     return Nature.SUBSTANTIVE
